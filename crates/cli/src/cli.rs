@@ -1,0 +1,122 @@
+//! Argument parsing and dispatch.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use morris_core::{divide, perft};
+
+use crate::position_args::PositionArgs;
+
+/// Nine Men's Morris and its family.
+#[derive(Debug, Parser)]
+#[command(name = "morris", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Counts the sequences of exactly D legal plies (draw rules ignored).
+    Perft {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The number of plies.
+        #[arg(long)]
+        depth: u32,
+        /// Also prints the count after each legal ply.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Lists the legal plies, one per line.
+    Moves {
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+}
+
+/// An error that ends the program with status 2 and one `error:` line.
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+/// Parses the arguments, runs the command and maps failures to status 2.
+pub fn run() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        eprintln!("error: internal error: {message}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.render().to_string();
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("error: bad arguments");
+            let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            if message.ends_with(':') {
+                if let Some(next) = lines.next() {
+                    message = format!("{message} {next}");
+                }
+            }
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match std::panic::catch_unwind(|| dispatch(cli)) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(Failure(message))) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<(), Failure> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Perft {
+            position,
+            depth,
+            divide: per_ply,
+        } => {
+            let pos = position.position()?;
+            let board = pos.board();
+            if per_ply {
+                let mut total = 0;
+                for (ply, n) in divide(&pos, depth) {
+                    writeln!(out, "{} {n}", ply.display(board))?;
+                    total += n;
+                }
+                writeln!(out, "{total}")?;
+            } else {
+                writeln!(out, "{}", perft(&pos, depth))?;
+            }
+        }
+        Command::Moves { position } => {
+            let pos = position.position()?;
+            let board = pos.board();
+            for ply in pos.legal_plies() {
+                writeln!(out, "{}", ply.display(board))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

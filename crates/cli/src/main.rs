@@ -1,0 +1,10 @@
+//! The `morris` command line.
+
+mod cli;
+mod position_args;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::run()
+}

@@ -1,0 +1,21 @@
+//! Perft speed from the start of each variant.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use morris_core::{Position, Variant, perft};
+
+fn bench_perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    let nine = Position::start(Variant::Nine);
+    group.bench_function("nine depth 5", |b| {
+        b.iter(|| assert_eq!(perft(&nine, 5), 5_140_800));
+    });
+    let twelve = Position::start(Variant::Twelve);
+    group.bench_function("twelve depth 4", |b| {
+        b.iter(|| perft(&twelve, 4));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft);
+criterion_main!(benches);
