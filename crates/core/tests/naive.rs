@@ -5,12 +5,16 @@
 mod common;
 
 use common::naive::{NaivePos, NaiveRules, Rng};
-use common::{core_outcome, core_texts, random_setup, rule_sets};
+use common::{core_outcome, core_texts, random_setup, rule_sets, seed_of};
 use morris_core::{FenError, Position, perft};
 
 /// Compares everything the two generators say about one position.
 fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
-    assert_eq!(core.fen(), naive.fen(), "{context}: position strings differ");
+    assert_eq!(
+        core.fen(),
+        naive.fen(),
+        "{context}: position strings differ"
+    );
     assert_eq!(
         core_outcome(core),
         naive.outcome(),
@@ -46,7 +50,7 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
     for (name, rules) in rule_sets() {
         let naive_rules = NaiveRules::from_rules(&rules);
         for game in 0..5u64 {
-            let mut rng = Rng(0x5eed ^ (game << 32) ^ name.len() as u64);
+            let mut rng = Rng(0x5eed ^ (game << 32) ^ seed_of(&name));
             let mut core = Position::new(rules);
             let mut naive = NaivePos::start(naive_rules);
             for ply_number in 0..160 {
@@ -74,7 +78,7 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
 fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
     let mut checked = 0;
     for (name, rules) in rule_sets() {
-        let mut rng = Rng(0xfeed ^ name.len() as u64 * 7919);
+        let mut rng = Rng(0xfeed ^ seed_of(&name));
         let mut valid = 0;
         for attempt in 0..400 {
             let naive = random_setup(&rules, &mut rng);
@@ -96,7 +100,10 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
                 assert_agree(&core_next, &next, &format!("{context}, after a ply"));
             }
         }
-        assert!(valid >= 100, "{name}: only {valid} random setups were valid");
+        assert!(
+            valid >= 100,
+            "{name}: only {valid} random setups were valid"
+        );
         checked += valid;
     }
     assert!(checked > 2000);

@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests: the naive generator, rule sets worth checking, and
 //! random positions.
 
-#![allow(dead_code, reason = "each test file uses a different part of the helpers")]
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the helpers"
+)]
 
 pub mod naive;
 
@@ -49,8 +52,17 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
     }));
     out.push(with(Variant::Six, "flying", &|r| r.fly_at = 3));
     out.push(with(Variant::Six, "five-pieces", &|r| r.pieces = 5));
-    out.push(with(Variant::Nine, "lasker-style", &|r| r.place_or_move = true));
+    out.push(with(Variant::Nine, "lasker-style", &|r| {
+        r.place_or_move = true
+    }));
     out
+}
+
+/// A seed for the random generator made from a name, so that each rule set gets its own games.
+pub fn seed_of(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The legal plies of the library, written and normalised.
@@ -110,8 +122,12 @@ pub fn random_setup(rules: &Rules, rng: &mut Rng) -> NaivePos {
     } else {
         (0, 0)
     };
-    let on_w = rng.below(pieces - hand_w + 1).max(if placing { 0 } else { 2 });
-    let on_b = rng.below(pieces - hand_b + 1).max(if placing { 0 } else { 2 });
+    let on_w = rng
+        .below(pieces - hand_w + 1)
+        .max(if placing { 0 } else { 2 });
+    let on_b = rng
+        .below(pieces - hand_b + 1)
+        .max(if placing { 0 } else { 2 });
     let mut free: Vec<usize> = (0..n).collect();
     for (side, count) in [(naive::Side::W, on_w), (naive::Side::B, on_b)] {
         for _ in 0..count {

@@ -124,7 +124,11 @@ pub static SIX: NaiveBoard = NaiveBoard {
 };
 
 pub static THREE: NaiveBoard = NaiveBoard {
-    rows: &[&["a3", "b3", "c3"], &["a2", "b2", "c2"], &["a1", "b1", "c1"]],
+    rows: &[
+        &["a3", "b3", "c3"],
+        &["a2", "b2", "c2"],
+        &["a1", "b1", "c1"],
+    ],
     mills: &[
         ["a3", "b3", "c3"],
         ["a2", "b2", "c2"],
@@ -442,11 +446,8 @@ impl NaivePos {
                     if self.cells[to].is_some() {
                         continue;
                     }
-                    let reach = self.flies(us)
-                        || self
-                            .rules
-                            .board
-                            .adjacent(self.name(from), self.name(to));
+                    let reach =
+                        self.flies(us) || self.rules.board.adjacent(self.name(from), self.name(to));
                     if reach {
                         out.push((Some(from), to));
                     }
