@@ -8,6 +8,15 @@ use common::naive::{NaivePos, NaiveRules, Rng};
 use common::{core_outcome, core_texts, random_setup, rule_sets, seed_of};
 use morris_core::{FenError, Position, perft};
 
+/// How many random games and setups per rule set: a few by default so that the suite stays
+/// quick; `MORRIS_NAIVE_SCALE=N` multiplies them for a longer search.
+fn scale() -> u64 {
+    std::env::var("MORRIS_NAIVE_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
 /// Compares everything the two generators say about one position.
 fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
     assert_eq!(
@@ -49,7 +58,7 @@ fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
 fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
     for (name, rules) in rule_sets() {
         let naive_rules = NaiveRules::from_rules(&rules);
-        for game in 0..5u64 {
+        for game in 0..5 * scale() {
             let mut rng = Rng(0x5eed ^ (game << 32) ^ seed_of(&name));
             let mut core = Position::new(rules);
             let mut naive = NaivePos::start(naive_rules);
@@ -80,7 +89,7 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
     for (name, rules) in rule_sets() {
         let mut rng = Rng(0xfeed ^ seed_of(&name));
         let mut valid = 0;
-        for attempt in 0..400 {
+        for attempt in 0..400 * scale() {
             let naive = random_setup(&rules, &mut rng);
             let core = match Position::from_fen(rules, &naive.fen()) {
                 Ok(core) => core,

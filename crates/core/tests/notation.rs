@@ -420,6 +420,32 @@ fn sanmill_style_records_are_read() {
 }
 
 #[test]
+fn sanmill_records_with_annotation_symbols_as_their_own_tokens_are_read() {
+    // Sanmill writes a move, a space and its annotation symbols, then its comments, and
+    // appends the removal right after them; lines end in CR LF.
+    let records = [
+        "[FEN \"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\"]\r\n[SetUp \"1\"]\r\n\r\n1.    d6 !?    f4 {centre}\r\n2.    d5 ?    b4\r\n3.    d7 !xb4    b6 $7\r\n4.    a1    a4",
+        "1. d6 f4 2. d5 b4 3. d7 ! {a mill}xb4 b6 ?? 4. a1 !! a4 *",
+    ];
+    for text in records {
+        let record = GameRecord::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            record.game.ply_texts(),
+            ["d6", "f4", "d5", "b4", "d7xb4", "b6", "a1", "a4"],
+            "{text}"
+        );
+    }
+    let e = GameRecord::parse("1. d6 f4\r\n2. d5 ?? zz").unwrap_err();
+    assert_eq!(
+        e.at,
+        Location {
+            line: 2,
+            column: 10
+        }
+    );
+}
+
+#[test]
 fn records_with_a_sanmill_fen_tag_start_from_it() {
     let text = format!("[SetUp \"1\"]\n[FEN \"{SANMILL_START}\"]\n\n1. d6 f4 *");
     let record = GameRecord::parse(&text).unwrap();
