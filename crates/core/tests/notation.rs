@@ -318,6 +318,27 @@ fn sanmill_position_strings_are_read() {
 }
 
 #[test]
+fn sanmill_position_strings_of_older_versions_and_without_a_pending_action_are_read() {
+    // Older versions wrote 12 fields, without the last-mill fields and the mills bitmask.
+    let old = "OO@*****/O@******/@O@***** b m s 4 0 4 0 0 0 12 30";
+    let new = "OO@*****/O@******/@O@***** b m s 4 0 4 0 0 0 0 0 0 0 0 12 30";
+    assert_eq!(nine(old).unwrap(), nine(new).unwrap());
+    assert_eq!(
+        nine("********/********/******** w p p 0 9 0 9 0 0 0 1").unwrap(),
+        Position::start(Variant::Nine)
+    );
+    // `?` is the action when none is pending, `n` the phase before a game.
+    let none = "OO@*****/O@******/@O@***** b o ? 4 0 4 0 0 0 0 0 0 0 0 12 30";
+    assert_eq!(nine(none).unwrap(), nine(new).unwrap());
+    assert!(nine(SANMILL_START.replacen(" p p ", " n p ", 1).as_str()).is_ok());
+    for n in [11, 13, 16] {
+        let fields: Vec<&str> = new.split(' ').take(n).collect();
+        let e = parse_error(Variant::Nine, &fields.join(" "));
+        assert_eq!(e.field, "fields", "{n} fields: {e}");
+    }
+}
+
+#[test]
 fn sanmill_position_strings_owing_a_removal_are_refused_with_the_reason() {
     let text = "OOO*****/@@******/******** b p r 3 6 2 7 0 1 0 0 0 0 0 0 3";
     let e = parse_error(Variant::Nine, text);
