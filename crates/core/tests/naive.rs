@@ -5,7 +5,7 @@
 mod common;
 
 use common::naive::{NaivePos, NaiveRules, Rng};
-use common::{core_outcome, core_texts, random_setup, rule_sets, seed_of};
+use common::{core_outcome, core_texts, perft_cases, random_setup, rule_sets, seed_of};
 use morris_core::{FenError, Position, perft};
 
 /// How many random games and setups per rule set: a few by default so that the suite stays
@@ -131,4 +131,27 @@ fn perft_from_every_start_agrees_with_the_naive_generator() {
             );
         }
     }
+}
+
+#[test]
+fn hand_made_positions_of_every_phase_agree_with_the_naive_generator() {
+    // The positions of the perft file, and every position one ply after them.
+    let mut checked = 0;
+    for case in perft_cases() {
+        let core = case.start();
+        let naive = case.naive_start();
+        let context = format!("perft.txt line {}", case.line);
+        assert_agree(&core, &naive, &context);
+        for ply in naive.legal() {
+            let text = naive.text(&ply);
+            let next = core.play_text(&text).unwrap();
+            assert_agree(
+                &next,
+                &naive.play(&ply),
+                &format!("{context}, after {text}"),
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
