@@ -56,6 +56,8 @@ fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
 
 #[test]
 fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
+    // What the games went through, so that the test shows it covers the rules it claims to.
+    let mut seen = std::collections::BTreeSet::new();
     for (name, rules) in rule_sets() {
         let naive_rules = NaiveRules::from_rules(&rules);
         for game in 0..5 * scale() {
@@ -69,6 +71,24 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
                     assert_eq!(perft(&core, 2), naive.perft(2), "{context}: perft 2");
                 }
                 let legal = naive.legal();
+                if let Some((_, reason)) = naive.outcome() {
+                    seen.insert(reason);
+                }
+                if legal.iter().any(|p| !p.remove.is_empty()) {
+                    seen.insert("removal");
+                }
+                if legal.iter().any(|p| p.remove.len() > 1) {
+                    seen.insert("double removal");
+                }
+                if core.can_fly(core.turn()) && legal.iter().any(|p| p.from.is_some()) {
+                    seen.insert("flying");
+                }
+                if rules.place_or_move
+                    && core.in_hand(core.turn()) > 0
+                    && legal.iter().any(|p| p.from.is_some())
+                {
+                    seen.insert("moving with pieces in hand");
+                }
                 if legal.is_empty() {
                     break;
                 }
@@ -81,11 +101,23 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
             }
         }
     }
+    let expected = [
+        "removal",
+        "double removal",
+        "flying",
+        "moving with pieces in hand",
+        "fewer_than_three",
+        "line",
+    ];
+    for feature in expected {
+        assert!(seen.contains(feature), "no game saw {feature}: {seen:?}");
+    }
 }
 
 #[test]
 fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
     let mut checked = 0;
+    let mut reasons = std::collections::BTreeSet::new();
     for (name, rules) in rule_sets() {
         let mut rng = Rng(0xfeed ^ seed_of(&name));
         let mut valid = 0;
@@ -97,6 +129,9 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
                 Err(e) => panic!("{name}: {} cannot be read: {e}", naive.fen()),
             };
             valid += 1;
+            if let Some((_, reason)) = naive.outcome() {
+                reasons.insert(reason);
+            }
             let context = format!("{name}, setup {attempt}");
             assert_agree(&core, &naive, &context);
             if attempt % 8 == 0 {
@@ -116,6 +151,12 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
         checked += valid;
     }
     assert!(checked > 2000);
+    for reason in ["blocked", "fewer_than_three", "line"] {
+        assert!(
+            reasons.contains(reason),
+            "no setup ended by {reason}: {reasons:?}"
+        );
+    }
 }
 
 #[test]
