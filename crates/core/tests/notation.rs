@@ -592,3 +592,33 @@ fn a_ply_after_the_end_of_the_game_is_refused() {
         }
     );
 }
+
+#[test]
+fn boards_are_drawn_with_their_lines_and_pieces() {
+    let pos = nine(".../.W./.../....B./.../.../... w 8 8 0 2").unwrap();
+    let drawing = morris_core::draw_board(&pos);
+    assert_eq!(drawing.lines().count(), 14);
+    assert_eq!(drawing.matches('W').count(), 1);
+    assert_eq!(drawing.matches('B').count(), 1);
+    assert_eq!(drawing.matches('.').count(), 22);
+    assert!(drawing.lines().all(|l| l == l.trim_end()), "{drawing}");
+    assert!(
+        drawing.lines().nth(2).unwrap().contains("W"),
+        "d6 on rank 6:\n{drawing}"
+    );
+    assert!(
+        !drawing.contains('\\'),
+        "no diagonals on the standard board"
+    );
+    // Twelve Men's Morris shows its four diagonals.
+    let twelve = morris_core::draw_board(&Position::start(Variant::Twelve));
+    assert_eq!(
+        twelve.matches('\\').count() + twelve.matches('/').count(),
+        8,
+        "{twelve}"
+    );
+    let three = morris_core::draw_board(&Position::start(Variant::Three));
+    assert_eq!(three.matches('.').count(), 9, "{three}");
+    let six = morris_core::draw_board(&Position::start(Variant::Six));
+    assert_eq!(six.matches('.').count(), 16, "{six}");
+}
