@@ -252,23 +252,19 @@ impl Position {
         let own = self.pieces(color);
         let empty = self.empty();
         let board = self.board();
-        let mut out = Bitboard::EMPTY;
-        let mut check = |mill: Bitboard| {
-            let missing = mill - own;
-            // exactly one point missing, and it is empty
-            if missing.any() && missing.0 & (missing.0 - 1) == 0 {
-                out |= missing & empty;
-            }
-        };
         // With few pieces, look only at the mills through them; else at every mill.
         if own.count() * 2 < board.mills().len() {
-            for p in own {
-                board.mills_at(p).iter().copied().for_each(&mut check);
-            }
-        } else {
-            board.mills().iter().copied().for_each(check);
+            return board.completions(own, empty, own);
         }
-        out
+        let mut out = Bitboard::EMPTY;
+        for &mill in board.mills() {
+            let missing = mill - own;
+            // exactly one point missing
+            if missing.0 & missing.0.wrapping_sub(1) == 0 {
+                out |= missing;
+            }
+        }
+        out & empty
     }
 
     /// The result of the game in this position by the rules of play alone (fewer than three
