@@ -1,6 +1,8 @@
 //! The `morris` command line.
 
+mod bench;
 mod cli;
+mod engine;
 mod position_args;
 
 use std::process::ExitCode;
