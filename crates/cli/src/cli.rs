@@ -43,6 +43,8 @@ enum Command {
         #[arg(long, default_value_t = morris_engine::bench::BENCH_DEPTH)]
         depth: u32,
     },
+    /// Plays engine against engine through the protocol and reports the Elo difference.
+    Match(crate::matches::MatchArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -131,6 +133,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         }
         Command::Engine => {}
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
+        Command::Match(args) => crate::matches::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())

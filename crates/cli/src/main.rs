@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod engine;
+mod matches;
 mod position_args;
 
 use std::process::ExitCode;
