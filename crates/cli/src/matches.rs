@@ -33,6 +33,9 @@ pub struct MatchArgs {
     /// Milliseconds per ply.
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
+    /// Nodes per ply instead of time (each answer still within 10 s).
+    #[arg(long, conflicts_with_all = ["movetime", "tc"])]
+    nodes: Option<u64>,
     /// A clock: seconds per game and increment in seconds, as BASE+INC (such as 10+0.1).
     #[arg(long)]
     tc: Option<String>,
@@ -90,6 +93,10 @@ impl MatchArgs {
             })
         };
         let time = match (&self.tc, self.movetime) {
+            _ if self.nodes.is_some() => TimeControl::Nodes {
+                nodes: self.nodes.unwrap_or(1).max(1),
+                limit: Duration::from_secs(10),
+            },
             (Some(tc), _) => {
                 let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
                 TimeControl::Clock {

@@ -24,7 +24,7 @@ const PLACING: Weights = Weights {
     open: 14,
     threat: 14,
     double: 30,
-    mobility: 1,
+    mobility: 4,
     blocked: 6,
 };
 
@@ -87,7 +87,7 @@ fn features(pos: &Position, us: Color) -> Features {
         if free.is_empty() {
             f.blocked += 1;
         }
-        if moving && !flying {
+        if !flying {
             f.mobility += free.count() as i32;
         }
         reach |= free;

@@ -2,6 +2,7 @@
 //! first), plies that block an opposing mill, killers, and the history of quiet plies.
 
 use morris_core::{Bitboard, Color, Ply, PlyList, Position};
+use smallvec::SmallVec;
 
 /// The most plies a search line can be deep.
 pub(crate) const MAX_PLY: usize = 128;
@@ -94,7 +95,7 @@ pub(crate) fn threat_pieces(pos: &Position, color: Color) -> Bitboard {
 #[derive(Debug)]
 pub(crate) struct Picker {
     plies: PlyList,
-    keys: Vec<(i32, u16, bool)>,
+    keys: SmallVec<[(i32, u16, bool); 64]>,
     next: usize,
 }
 
@@ -111,7 +112,7 @@ impl Picker {
         let them = !us;
         let blocks = pos.mill_points(them);
         let breaks = threat_pieces(pos, them);
-        let mut keys = Vec::with_capacity(plies.len());
+        let mut keys = SmallVec::with_capacity(plies.len());
         for (i, &ply) in plies.iter().enumerate() {
             let key = if Some(i) == table {
                 TABLE

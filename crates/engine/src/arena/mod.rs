@@ -19,6 +19,14 @@ pub use player::{EngineSpec, Player, PlayerError};
 pub enum TimeControl {
     /// A fixed time for every ply (`go movetime`).
     PerPly(Duration),
+    /// A fixed number of nodes for every ply (`go nodes`), given `limit` to answer: a
+    /// measure of the search that the machine's load does not change.
+    Nodes {
+        /// Nodes per ply.
+        nodes: u64,
+        /// The time allowed for each answer.
+        limit: Duration,
+    },
     /// A clock per side: a base time and an increment after each ply (`go wtime … binc …`).
     Clock {
         /// Time at the start of the game.
@@ -159,7 +167,7 @@ fn play_game(
     }
     let mut clock = match config.time {
         TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::PerPly(_) => [Duration::ZERO; 2],
+        TimeControl::PerPly(_) | TimeControl::Nodes { .. } => [Duration::ZERO; 2],
     };
     loop {
         if let Some(outcome) = game.outcome() {
@@ -175,6 +183,7 @@ fn play_game(
         let moves: Vec<String> = game.ply_texts();
         let (go, allowed) = match config.time {
             TimeControl::PerPly(t) => (format!("go movetime {}", t.as_millis()), t),
+            TimeControl::Nodes { nodes, limit } => (format!("go nodes {nodes}"), limit),
             TimeControl::Clock { inc, .. } => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
