@@ -61,11 +61,13 @@ impl Heuristics {
         let bonus = (plies * plies).min(400);
         let slot = Heuristics::history_slot(color, ply);
         self.history[slot] += bonus;
+        let mut largest = self.history[slot].abs();
         for &other in tried {
             let slot = Heuristics::history_slot(color, other);
             self.history[slot] -= bonus;
+            largest = largest.max(self.history[slot].abs());
         }
-        if self.history.iter().any(|h| h.abs() > HISTORY_LIMIT) {
+        if largest > HISTORY_LIMIT {
             for h in &mut self.history {
                 *h /= 2;
             }
