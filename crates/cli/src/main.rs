@@ -1,6 +1,9 @@
 //! The `morris` command line.
 
+mod bench;
 mod cli;
+mod engine;
+mod matches;
 mod position_args;
 
 use std::process::ExitCode;
