@@ -34,6 +34,18 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Tablebases: build, plan, stats, probe, verify.
+    #[command(subcommand)]
+    Tb(crate::tb::TbCommand),
+    /// Solves a whole game with the tablebase solver, placing phase included.
+    Solve {
+        /// The variant: three or six (the others are too large to solve here).
+        #[arg(long, default_value = "three")]
+        variant: morris_core::Variant,
+        /// The folder of the tables (default: the data folder).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -116,6 +128,8 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 writeln!(out, "{}", ply.display(board))?;
             }
         }
+        Command::Tb(command) => crate::tb::run(command, &mut out)?,
+        Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
     }
     out.flush()?;
     Ok(())

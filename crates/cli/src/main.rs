@@ -2,6 +2,7 @@
 
 mod cli;
 mod position_args;
+mod tb;
 
 use std::process::ExitCode;
 

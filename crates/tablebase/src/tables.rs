@@ -124,6 +124,23 @@ impl Tablebase {
         Ok(open.entry(sector).or_insert(table).clone())
     }
 
+    /// The sectors whose files are in the folder (by name; opening checks them), in order.
+    pub fn built_sectors(&self) -> Vec<Sector> {
+        let prefix = format!("{}-", self.rules.variant.name());
+        let mut out: Vec<Sector> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let sector: Sector = name.strip_prefix(&prefix)?.strip_suffix(".mtb")?.parse().ok()?;
+                (file_name(&self.rules, sector) == name).then_some(sector)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Whether a sector's file is present and sound.
     pub fn has(&self, sector: Sector) -> bool {
         self.table(sector).is_ok()
