@@ -64,7 +64,11 @@ impl fmt::Display for TbError {
                 write!(f, "{}: corrupt tablebase file: {reason}", path.display())
             }
             TbError::Foreign { path, reason } => {
-                write!(f, "{}: not a file of these tables: {reason}", path.display())
+                write!(
+                    f,
+                    "{}: not a file of these tables: {reason}",
+                    path.display()
+                )
             }
             TbError::Missing(s) => write!(f, "sector {s} is not built (run morris tb build)"),
             TbError::Unsupported(m) => f.write_str(m),

@@ -90,7 +90,10 @@ pub fn file_name(rules: &Rules, sector: Sector) -> String {
     let tag = if defaults == mine {
         String::new()
     } else {
-        format!("-r{}", mine.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        format!(
+            "-r{}",
+            mine.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        )
     };
     format!("{}{tag}-{sector}.mtb", rules.variant.name())
 }
@@ -104,7 +107,9 @@ pub(crate) fn checksum(data: &[u8]) -> u64 {
         h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
     }
     for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+        h = (h ^ u64::from(b))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
     }
     h ^ (h >> 31)
 }
@@ -181,7 +186,12 @@ impl SectorFile {
     ///
     /// [`TbError::Io`] when the file cannot be read, [`TbError::Corrupt`] when it is damaged,
     /// [`TbError::Foreign`] when it belongs to other rules, another sector or another version.
-    pub fn open(path: &Path, rules: &Rules, sector: Sector, len: u64) -> Result<SectorFile, TbError> {
+    pub fn open(
+        path: &Path,
+        rules: &Rules,
+        sector: Sector,
+        len: u64,
+    ) -> Result<SectorFile, TbError> {
         let file = File::open(path).map_err(|e| TbError::io(path, e))?;
         #[allow(unsafe_code)]
         // SAFETY: see the documentation above: files are immutable once renamed into place,
@@ -204,13 +214,18 @@ impl SectorFile {
         }
         let version = u32_at(b, 8);
         if version != VERSION {
-            return Err(foreign(format!("format version {version}, expected {VERSION}")));
+            return Err(foreign(format!(
+                "format version {version}, expected {VERSION}"
+            )));
         }
         if u32_at(b, 12) as usize != HEADER_LEN {
             return Err(corrupt("bad header length".into()));
         }
         if b[16..24] != rules_bytes(rules) {
-            return Err(foreign(format!("built for other rules than {}", rules.variant)));
+            return Err(foreign(format!(
+                "built for other rules than {}",
+                rules.variant
+            )));
         }
         let stored = Sector {
             us: b[24],

@@ -143,7 +143,9 @@ impl Geometry {
     #[inline]
     pub fn apply(&self, s: usize, set: u32) -> u32 {
         let t = &self.tables[s];
-        t[0][(set & 0xff) as usize] | t[1][((set >> 8) & 0xff) as usize] | t[2][(set >> 16) as usize]
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][(set >> 16) as usize]
     }
 }
 
@@ -165,7 +167,11 @@ impl Classes {
         type Cache = Mutex<HashMap<(BoardKind, usize), Arc<Classes>>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
-        if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&(kind, k)) {
+        if let Some(c) = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(kind, k))
+        {
             return c.clone();
         }
         let built = Arc::new(Classes::build(Geometry::of(kind), k));
@@ -221,7 +227,11 @@ impl Classes {
 /// The sets of `k` of the first `n` points in increasing order of bit pattern.
 pub(crate) fn sets(k: usize, n: usize) -> impl Iterator<Item = u32> {
     let limit = 1u64 << n;
-    let mut next = if k == 0 { Some(0u64) } else { Some((1u64 << k) - 1) };
+    let mut next = if k == 0 {
+        Some(0u64)
+    } else {
+        Some((1u64 << k) - 1)
+    };
     std::iter::from_fn(move || {
         let cur = next?;
         if cur >= limit {

@@ -35,9 +35,7 @@ mod unmove;
 mod value;
 mod verify;
 
-pub use build::{
-    BuildOptions, GroupReport, build, default_dir, memory_needed, names, sector_len,
-};
+pub use build::{BuildOptions, GroupReport, build, default_dir, memory_needed, names, sector_len};
 pub use error::TbError;
 pub use file::{SectorFile, SectorStats};
 pub use index::SectorIndex;

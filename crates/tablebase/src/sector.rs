@@ -141,7 +141,9 @@ impl Sector {
             ));
         }
         if self.us > n - self.us_hand || self.them > n - self.them_hand {
-            return Err(format!("sector {self}: more pieces on the board than placed"));
+            return Err(format!(
+                "sector {self}: more pieces on the board than placed"
+            ));
         }
         Ok(())
     }
@@ -334,9 +336,26 @@ mod tests {
         let names: Vec<Vec<String>> = plan
             .levels
             .iter()
-            .map(|l| l.iter().map(|g| g.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("+")).collect())
+            .map(|l| {
+                l.iter()
+                    .map(|g| {
+                        g.iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join("+")
+                    })
+                    .collect()
+            })
             .collect();
-        assert_eq!(names, [vec!["3-3"], vec!["3-4+4-3"], vec!["3-5+5-3", "4-4"], vec!["4-5+5-4"]]);
+        assert_eq!(
+            names,
+            [
+                vec!["3-3"],
+                vec!["3-4+4-3"],
+                vec!["3-5+5-3", "4-4"],
+                vec!["4-5+5-4"]
+            ]
+        );
         let six = Variant::Six.rules();
         let plan = Plan::new(&six, &[Sector::start(&six)]).unwrap();
         assert_eq!(plan.groups().last().unwrap(), &vec![Sector::start(&six)]);

@@ -26,7 +26,7 @@ use crate::tables::Table;
 use crate::unmove::for_each_unmove;
 use crate::value::{DRAW, MAX_DISTANCE, NOT_A_POSITION, Value, decode, encode_distance};
 
-/// `aux` of a position that has a drawn successor outside the group: it cannot lose.
+/// `aux` of a position with a drawn or lost successor outside the group: it cannot lose.
 const CANNOT_LOSE: u8 = 254;
 /// `aux` of a finished game or of an index that stands for no position.
 const FIXED: u8 = 255;
@@ -155,15 +155,18 @@ impl GroupSolver<'_> {
         let len = slot.index.len();
         let bar = progress_bar(self.progress, len, format!("{names} evaluate"));
         let sector = slot.index.sector();
-        (0..len as usize).into_par_iter().with_min_len(1024).try_for_each(|i| {
-            let i = i as u64;
-            if i % 4096 == 0 {
-                bar.inc(4096.min(len - i));
-            }
-            let byte = self.direct_value(slot, sector, i)?;
-            slot.value[i as usize].store(byte, Relaxed);
-            Ok::<_, TbError>(())
-        })?;
+        (0..len as usize)
+            .into_par_iter()
+            .with_min_len(1024)
+            .try_for_each(|i| {
+                let i = i as u64;
+                if i % 4096 == 0 {
+                    bar.inc(4096.min(len - i));
+                }
+                let byte = self.direct_value(slot, sector, i)?;
+                slot.value[i as usize].store(byte, Relaxed);
+                Ok::<_, TbError>(())
+            })?;
         bar.finish_and_clear();
         Ok(())
     }
@@ -251,14 +254,18 @@ impl GroupSolver<'_> {
                     overflow.store(true, Relaxed);
                     break;
                 }
-                p.get_mut(usize::from(d)).map(std::mem::take).unwrap_or_default()
+                p.get_mut(usize::from(d))
+                    .map(std::mem::take)
+                    .unwrap_or_default()
             };
             let code = encode_distance(d);
             for (k, i) in queued {
                 let slot = &slots[usize::from(k)];
                 let i = i as usize;
                 if slot.aux[i].load(Relaxed) != FIXED
-                    && slot.value[i].compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok()
+                    && slot.value[i]
+                        .compare_exchange(DRAW, code, Relaxed, Relaxed)
+                        .is_ok()
                 {
                     frontier.push((k, i as u32));
                 }
@@ -337,9 +344,11 @@ impl GroupSolver<'_> {
             )));
         }
         slot.counter[i_us].store(inside.len() as u8, Relaxed);
-        // `aux` keeps the distance of the longest loss through known successors (at most
-        // MAX_DISTANCE), or says that a known draw is available.
-        let aux = if draw_exit {
+        // `aux` keeps the distance of the longest loss through known successors (the longest
+        // known win of the opponent plus one, at most MAX_DISTANCE), or says that a known draw
+        // is available.
+        // A position with a known lost or drawn successor never loses.
+        let aux = if draw_exit || best_win.is_some() {
             CANNOT_LOSE
         } else {
             longest_loss.min(MAX_DISTANCE) as u8
@@ -395,7 +404,9 @@ impl GroupSolver<'_> {
                     next.push((pk as u8, j as u32));
                 }
             } else if aux != CANNOT_LOSE && pslot.counter[j].fetch_sub(1, Relaxed) == 1 {
-                let at = (u16::from(aux)).max(d) + 1;
+                // The loss comes after the longest of the wins left to the opponent: this
+                // last one inside the group or a known one outside (kept in `aux`).
+                let at = u16::from(aux).max(d + 1);
                 if at == d + 1 {
                     if pslot.value[j]
                         .compare_exchange(DRAW, encode_distance(at), Relaxed, Relaxed)

@@ -62,7 +62,10 @@ impl Table {
     pub fn value(&self, us: u32, them: u32) -> Result<Value, TbError> {
         decode(self.byte(us, them)).ok_or_else(|| TbError::Corrupt {
             path: self.file.path().to_path_buf(),
-            reason: format!("no value stored for a position of sector {}", self.index.sector()),
+            reason: format!(
+                "no value stored for a position of sector {}",
+                self.index.sector()
+            ),
         })
     }
 }
@@ -133,7 +136,11 @@ impl Tablebase {
             .flatten()
             .filter_map(|e| {
                 let name = e.file_name().into_string().ok()?;
-                let sector: Sector = name.strip_prefix(&prefix)?.strip_suffix(".mtb")?.parse().ok()?;
+                let sector: Sector = name
+                    .strip_prefix(&prefix)?
+                    .strip_suffix(".mtb")?
+                    .parse()
+                    .ok()?;
                 (file_name(&self.rules, sector) == name).then_some(sector)
             })
             .collect();

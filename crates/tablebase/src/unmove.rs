@@ -114,7 +114,10 @@ mod tests {
                     c.play_unchecked(ply);
                     !ply.is_removal() && split(&c) == (sector, pu, pt)
                 });
-                assert!(reaches, "{variant}: un-move {ru:b} {rt:b} does not reach {pu:b} {pt:b}");
+                assert!(
+                    reaches,
+                    "{variant}: un-move {ru:b} {rt:b} does not reach {pu:b} {pt:b}"
+                );
             }
         }
     }

@@ -158,9 +158,24 @@ mod tests {
 
     #[test]
     fn order_prefers_short_wins_and_long_losses() {
-        let mut v = vec![Value::Win(5), Value::Loss(2), Value::Draw, Value::Win(1), Value::Loss(8)];
+        let mut v = vec![
+            Value::Win(5),
+            Value::Loss(2),
+            Value::Draw,
+            Value::Win(1),
+            Value::Loss(8),
+        ];
         v.sort();
-        assert_eq!(v, [Value::Loss(2), Value::Loss(8), Value::Draw, Value::Win(5), Value::Win(1)]);
+        assert_eq!(
+            v,
+            [
+                Value::Loss(2),
+                Value::Loss(8),
+                Value::Draw,
+                Value::Win(5),
+                Value::Win(1)
+            ]
+        );
         assert_eq!(-Wdl::Win, Wdl::Loss);
         assert_eq!(Value::Loss(4).parent(), Value::Win(5));
     }

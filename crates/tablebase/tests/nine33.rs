@@ -14,11 +14,19 @@ fn nine_3_3_has_the_known_figures() {
     let dir = temp_dir("nine33");
     let rules = Variant::Nine.rules();
     let t = std::time::Instant::now();
-    build(&BuildOptions::new(rules, &dir), &[Sector::moving(3, 3)], |_| {}).unwrap();
+    build(
+        &BuildOptions::new(rules, &dir),
+        &[Sector::moving(3, 3)],
+        |_| {},
+    )
+    .unwrap();
     eprintln!("built in {:?}", t.elapsed());
     let tb = Tablebase::new(&dir, rules);
     let s = tb.table(Sector::moving(3, 3)).unwrap().file().stats();
-    assert_eq!((s.wins, s.losses, s.draws, s.longest), (2_232_160, 455_648, 4_112, 26));
+    assert_eq!(
+        (s.wins, s.losses, s.draws, s.longest),
+        (2_232_160, 455_648, 4_112, 26)
+    );
     let t = std::time::Instant::now();
     assert!(verify(&tb, &[Sector::moving(3, 3)], false).unwrap() > 0);
     eprintln!("verified in {:?}", t.elapsed());
