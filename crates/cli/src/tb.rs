@@ -207,6 +207,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
             let tb = Tablebase::new(&opts.dir, rules);
             if !tb.has(sector) {
                 build_with_log(&opts, &[sector])?;
+                tb.refresh();
             }
             let table = tb.table(sector)?;
             let s = table.file().stats();

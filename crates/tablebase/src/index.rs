@@ -24,7 +24,7 @@ pub(crate) fn binomial(n: usize, k: usize) -> u64 {
         for n in 0..=MAX_POINTS {
             t[n][0] = 1;
             for k in 1..=n {
-                t[n][k] = t[n - 1][k - 1] + if k <= n - 1 { t[n - 1][k] } else { 0 };
+                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
             }
         }
         t

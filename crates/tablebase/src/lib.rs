@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 mod build;
+mod engine_probe;
 mod error;
 pub mod file;
 mod forward;
@@ -36,6 +37,7 @@ mod value;
 mod verify;
 
 pub use build::{BuildOptions, GroupReport, build, default_dir, memory_needed, names, sector_len};
+pub use engine_probe::{EngineTables, open_tablebase};
 pub use error::TbError;
 pub use file::{SectorFile, SectorStats};
 pub use index::SectorIndex;

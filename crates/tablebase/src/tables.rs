@@ -1,6 +1,6 @@
 //! Probing: a folder of sector files for one set of rules, opened on demand.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -86,6 +86,7 @@ pub struct Tablebase {
     dir: PathBuf,
     rules: Rules,
     open: RwLock<HashMap<Sector, Arc<Table>>>,
+    missing: RwLock<HashSet<Sector>>,
 }
 
 impl Tablebase {
@@ -95,6 +96,7 @@ impl Tablebase {
             dir: dir.into(),
             rules,
             open: RwLock::new(HashMap::new()),
+            missing: RwLock::new(HashSet::new()),
         }
     }
 
@@ -108,12 +110,21 @@ impl Tablebase {
         &self.rules
     }
 
-    /// The table of a sector, opened on first use.
+    /// The table of a sector, opened on first use. A sector found missing is remembered as
+    /// missing (probing stays cheap); [`Tablebase::refresh`] forgets that.
     ///
     /// # Errors
     ///
     /// As [`Table::open`].
     pub fn table(&self, sector: Sector) -> Result<Arc<Table>, TbError> {
+        if self
+            .missing
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&sector)
+        {
+            return Err(TbError::Missing(sector));
+        }
         if let Some(t) = self
             .open
             .read()
@@ -122,9 +133,27 @@ impl Tablebase {
         {
             return Ok(t.clone());
         }
-        let table = Arc::new(Table::open(&self.dir, &self.rules, sector)?);
+        let table = match Table::open(&self.dir, &self.rules, sector) {
+            Ok(t) => Arc::new(t),
+            Err(TbError::Missing(s)) => {
+                self.missing
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(s);
+                return Err(TbError::Missing(s));
+            }
+            Err(e) => return Err(e),
+        };
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
         Ok(open.entry(sector).or_insert(table).clone())
+    }
+
+    /// Forgets which sectors were found missing, so that files built since are found.
+    pub fn refresh(&self) {
+        self.missing
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The sectors whose files are in the folder (by name; opening checks them), in order.
@@ -187,7 +216,7 @@ impl Tablebase {
             child.play_unchecked(ply);
             out.push((ply, self.probe(&child)?.parent()));
         }
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         Ok(out)
     }
 }
