@@ -4,7 +4,7 @@
 //! to move and of the other side; colours are normalised so that the side to move is "us".
 //! Inside a sector, a [`SectorIndex`] numbers the classes of positions under the board's
 //! symmetries. The solver works group by group in the order of a [`Plan`], writes one file per
-//! sector ([`file`]) and a [`Tablebase`] probes them. Values ignore the draw rules: each
+//! sector ([`mod@file`]) and a [`Tablebase`] probes them. Values ignore the draw rules: each
 //! position is won, lost or drawn, with the distance in plies to the end of the game.
 //!
 //! ```
