@@ -5,6 +5,7 @@ mod cli;
 mod engine;
 mod matches;
 mod position_args;
+mod tb;
 
 use std::process::ExitCode;
 
