@@ -73,9 +73,11 @@ struct Outcome {
 impl Engine {
     /// An engine with these options (brought into their ranges).
     pub fn new(options: EngineOptions) -> Engine {
-        let options = options.clamped();
+        let mut options = options.clamped();
+        let tt = Table::new(options.hash_mb);
+        options.hash_mb = options.hash_mb.min(tt.mb().max(1));
         Engine {
-            tt: Table::new(options.hash_mb),
+            tt,
             options,
             tb: None,
             heuristics: Heuristics::new(),
@@ -88,11 +90,15 @@ impl Engine {
         &self.options
     }
 
-    /// Changes the options; a new hash size replaces the table (and forgets it).
+    /// Changes the options; a new hash size replaces the table (and forgets it). A table that
+    /// cannot be allocated is made as large as it can be, and `options().hash_mb` says so.
     pub fn set_options(&mut self, options: EngineOptions) {
-        let options = options.clamped();
+        let mut options = options.clamped();
         if options.hash_mb != self.options.hash_mb {
+            // Free the old table first, so that its memory can be used for the new one.
+            self.tt = Table::new(1);
             self.tt = Table::new(options.hash_mb);
+            options.hash_mb = options.hash_mb.min(self.tt.mb().max(1));
         }
         self.options = options;
     }
