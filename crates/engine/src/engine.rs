@@ -65,7 +65,7 @@ fn rules_salt(pos: &Position) -> u64 {
 }
 
 /// What the main thread's iterations found.
-struct Outcome {
+struct Iterations {
     moves: Vec<RootMove>,
     depth: u32,
 }
@@ -258,7 +258,6 @@ impl Engine {
             moves.push(RootMove {
                 ply,
                 value: 0,
-                exact: false,
                 pv: vec![ply],
             });
         }
@@ -284,7 +283,7 @@ fn iterate(
     mut moves: Vec<RootMove>,
     helper: usize,
     mut on_info: Option<&mut dyn FnMut(&Info)>,
-) -> Outcome {
+) -> Iterations {
     let mut completed = 0;
     let mut last_moves = moves.clone();
     let mut previous = 0;
@@ -367,7 +366,7 @@ fn iterate(
             }
         }
     }
-    Outcome {
+    Iterations {
         moves: last_moves,
         depth: completed,
     }
