@@ -34,6 +34,8 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Plays in the terminal: full-screen, or line by line with --plain.
+    Play(crate::play::PlayArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -115,6 +117,10 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             for ply in pos.legal_plies() {
                 writeln!(out, "{}", ply.display(board))?;
             }
+        }
+        Command::Play(args) => {
+            drop(out);
+            return crate::play::run(args);
         }
     }
     out.flush()?;

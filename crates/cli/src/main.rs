@@ -1,6 +1,7 @@
 //! The `morris` command line.
 
 mod cli;
+mod play;
 mod position_args;
 
 use std::process::ExitCode;
