@@ -5,7 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 use morris_core::Game;
-use morris_play::{MAX_LEVEL, MIN_LEVEL, Settings, Sides};
+use morris_play::{Engine, MAX_LEVEL, MIN_LEVEL, Settings, Sides};
 
 use crate::cli::Failure;
 use crate::position_args::PositionArgs;
@@ -50,7 +50,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         seats: args.color.seats(),
         level: args.level,
         seed,
-        engine: None,
+        engine: Some(Engine::builtin()),
     };
     let stdin = std::io::stdin();
     let plain = args.plain || !stdin.is_terminal() || !std::io::stdout().is_terminal();

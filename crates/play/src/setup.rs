@@ -79,6 +79,21 @@ pub struct Engine {
     pub analyse: fn(&Game, Duration) -> Vec<(Ply, String)>,
 }
 
+impl Engine {
+    /// The project's own engine, `morris-engine`.
+    pub fn builtin() -> Engine {
+        Engine {
+            best_ply: morris_engine::best_ply,
+            analyse: |game, time| {
+                morris_engine::analyse(game, time)
+                    .into_iter()
+                    .map(|(ply, score)| (ply, score.to_string()))
+                    .collect()
+            },
+        }
+    }
+}
+
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Engine")
@@ -101,7 +116,7 @@ pub struct Settings {
     pub level: u8,
     /// The seed of the computer's choices.
     pub seed: u64,
-    /// The engine; without it only people can play.
+    /// The engine ([`Engine::builtin`]); without it only people can play.
     pub engine: Option<Engine>,
 }
 
