@@ -208,7 +208,9 @@ fn draw_panel(frame: &mut Frame<'_>, app: &App, area: Rect) {
             format!(" {}  Game over", outcome.result()),
             Style::new().fg(Color::Indexed(214)).bold(),
         )));
-        lines.push(Line::from(format!(" {outcome}")));
+        for part in wrap(&outcome.to_string(), inner.width.saturating_sub(2).into()) {
+            lines.push(Line::from(format!(" {part}")));
+        }
     } else if let Some(thinking) = app.thinking() {
         let spin = SPINNER[(thinking.elapsed().as_millis() / 100) as usize % SPINNER.len()];
         let who = game.position().turn().title();
@@ -257,6 +259,21 @@ fn draw_panel(frame: &mut Frame<'_>, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// Breaks text into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 fn draw_status(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let line = match app.message() {
         Some((text, Tone::Error)) => Line::from(Span::styled(
@@ -297,26 +314,53 @@ fn draw_input(frame: &mut Frame<'_>, app: &App, area: Rect) {
 
 fn draw_keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let editing = app.input().0 != Prompt::Ply || !app.input().1.is_empty();
-    let pairs: &[(&str, &str)] = if editing {
-        &[("Enter", "done"), ("Esc", "cancel"), ("Backspace", "erase")]
+    // Each key with its rank: when the line is too narrow the highest ranks go first.
+    let mut pairs: Vec<(&str, &str, u8)> = if editing {
+        vec![
+            ("Enter", "done", 0),
+            ("Esc", "cancel", 0),
+            ("Backspace", "erase", 1),
+        ]
     } else {
-        &[
-            ("←↑↓→", "move"),
-            ("Enter", "choose"),
-            ("Esc", "back"),
-            ("u", "undo"),
-            ("h", "hint"),
-            ("n", "new"),
-            ("s", "save"),
-            ("l", "load"),
-            ("?", "help"),
-            ("q", "quit"),
+        vec![
+            ("←↑↓→", "move", 2),
+            ("Enter", "choose", 1),
+            ("Esc", "back", 3),
+            ("u", "undo", 1),
+            ("h", "hint", 2),
+            ("n", "new", 3),
+            ("s", "save", 4),
+            ("l", "load", 4),
+            ("?", "help", 0),
+            ("q", "quit", 0),
         ]
     };
+    let watching = !editing
+        && [Side::White, Side::Black]
+            .iter()
+            .all(|&c| *app.settings().seats.get(c) == Seat::Computer);
+    if watching {
+        pairs.retain(|p| !matches!(p.1, "move" | "choose" | "back" | "hint"));
+        pairs.insert(0, ("p", "pause", 0));
+    }
+    let width = |pairs: &[(&str, &str, u8)]| -> usize {
+        1 + pairs
+            .iter()
+            .map(|(k, w, _)| k.chars().count() + w.chars().count() + 3)
+            .sum::<usize>()
+    };
+    while width(&pairs) > usize::from(area.width) {
+        let Some(worst) = pairs.iter().map(|p| p.2).max().filter(|&r| r > 0) else {
+            break;
+        };
+        if let Some(i) = pairs.iter().rposition(|p| p.2 == worst) {
+            pairs.remove(i);
+        }
+    }
     let mut spans = vec![Span::raw(" ")];
-    for (key, what) in pairs {
+    for (key, what, _) in pairs {
         spans.push(Span::styled(
-            *key,
+            key,
             Style::new().fg(Color::Indexed(16)).bg(Color::Indexed(250)),
         ));
         spans.push(Span::styled(
