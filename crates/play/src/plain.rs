@@ -81,6 +81,10 @@ impl<W: Write> Plain<W> {
             }
             let turn = self.game.position().turn();
             if *self.settings.seats.get(turn) == Seat::Computer {
+                if interactive {
+                    writeln!(self.out, "{} is thinking.", turn.title())?;
+                    self.out.flush()?;
+                }
                 if !self.computer_plays()? {
                     break;
                 }
