@@ -224,7 +224,9 @@ fn draw_panel(frame: &mut Frame<'_>, app: &App, area: Rect) {
         ]));
         lines.push(Line::default());
     } else if app.human_to_move() {
-        lines.push(Line::from(format!(" {}", task(app))).bold());
+        for part in wrap(&task(app), inner.width.saturating_sub(2).into()) {
+            lines.push(Line::from(format!(" {part}")).bold());
+        }
         lines.push(Line::default());
     } else {
         let who = game.position().turn().title();
