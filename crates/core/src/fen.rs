@@ -378,7 +378,7 @@ pub fn draw_board(pos: &Position) -> String {
         None => '.',
     };
     let template: &[&str] = match board.kind() {
-        BoardKind::Standard | BoardKind::Diagonal => &[
+        BoardKind::Standard => &[
             "7  a7-----------d7-----------g7",
             "   |            |            |",
             "6  |   b6-------d6-------f6  |",
@@ -391,6 +391,22 @@ pub fn draw_board(pos: &Position) -> String {
             "   |   |        |        |   |",
             "2  |   b2-------d2-------f2  |",
             "   |            |            |",
+            "1  a1-----------d1-----------g1",
+            "   a   b   c    d    e   f   g",
+        ],
+        BoardKind::Diagonal => &[
+            "7  a7-----------d7-----------g7",
+            "   | \\          |          / |",
+            "6  |   b6-------d6-------f6  |",
+            "   |   | \\      |      / |   |",
+            "5  |   |   c5---d5---e5  |   |",
+            "   |   |   |         |   |   |",
+            "4  a4--b4--c4        e4--f4--g4",
+            "   |   |   |         |   |   |",
+            "3  |   |   c3---d3---e3  |   |",
+            "   |   | /      |      \\ |   |",
+            "2  |   b2-------d2-------f2  |",
+            "   | /          |          \\ |",
             "1  a1-----------d1-----------g1",
             "   a   b   c    d    e   f   g",
         ],

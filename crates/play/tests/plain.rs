@@ -152,3 +152,17 @@ fn without_an_engine_the_computer_side_is_refused() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("error: no engine is built in"), "{out}");
 }
+
+#[test]
+fn the_diagonal_boards_show_their_diagonals() {
+    let out = play(Variant::Twelve, "a7\nquit\n");
+    assert!(out.starts_with("Twelve Men's Morris."), "{out}");
+    assert!(
+        out.contains("7  W------------.------------.\n   | \\          |          / |\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("   | /          |          \\ |\n1  .------------.------------.\n"),
+        "{out}"
+    );
+}
