@@ -2,10 +2,16 @@
 //! terminal put back as it was on every way out (quit, Ctrl-C, an error, a panic).
 
 use std::io::{self, stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 
 use crate::app::App;
 use crate::render::draw;
@@ -14,14 +20,26 @@ use crate::setup::Settings;
 /// How often the screen is redrawn while nothing happens, for the thinking indicator.
 const FRAME: Duration = Duration::from_millis(80);
 
-/// Puts the terminal back: leaves the alternate screen and raw mode, stops mouse capture.
+/// Whether the terminal is in the app's modes and has to be put back.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back once: raw mode off, mouse capture off, the cursor shown, the main
+/// screen back. A second call does nothing, so that leaving the alternate screen twice does not
+/// move the cursor over what was printed in between (a panic's message).
 fn restore() {
-    let _ = execute!(stdout(), DisableMouseCapture);
-    ratatui::restore();
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let _ = disable_raw_mode();
+        let _ = execute!(
+            stdout(),
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            ratatui::crossterm::cursor::Show
+        );
+    }
 }
 
-/// Restores the terminal when dropped, so that an early return or an unwinding panic leaves the
-/// terminal usable.
+/// Restores the terminal when dropped: on an early return with an error, and while a panic
+/// unwinds.
 struct Restore;
 
 impl Drop for Restore {
@@ -36,16 +54,17 @@ impl Drop for Restore {
 ///
 /// An I/O error of the terminal.
 pub fn run(settings: Settings) -> io::Result<()> {
-    // ratatui's own hook restores the screen before the panic is reported; this one also stops
-    // the mouse capture.
+    // A panic puts the terminal back before its message is printed.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(stdout(), DisableMouseCapture);
+        restore();
         previous(info);
     }));
-    let mut terminal = ratatui::try_init()?;
     let _restore = Restore;
-    execute!(stdout(), EnableMouseCapture)?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
     let mut app = App::new(settings);
     while !app.should_quit() {
         app.tick();
