@@ -146,6 +146,11 @@ impl App {
         self.hint.as_ref()
     }
 
+    /// Where the board was last drawn, if it fitted.
+    pub fn geometry(&self) -> Option<Geometry> {
+        self.geometry
+    }
+
     /// Whether the help is shown.
     pub fn help_shown(&self) -> bool {
         self.help

@@ -60,8 +60,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         Constraint::Length(1),
     ])
     .areas(area);
-    let [board_area, panel] =
+    let [mut board_area, mut panel] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(PANEL)]).areas(middle);
+    let [mut title, mut status, mut input, mut keys] = [title, status, input, keys];
+    // On a wide terminal the board and the panel stand together in the middle.
+    if let Some(geo) = Geometry::fit(pos.board(), board_area) {
+        let used = (geo.frame().width + 4).min(board_area.width);
+        let spare = board_area.width.saturating_sub(used) / 2;
+        board_area = Rect::new(middle.x + spare, middle.y, used, middle.height);
+        panel = Rect::new(board_area.right(), middle.y, PANEL, middle.height);
+        for line in [&mut title, &mut status, &mut input, &mut keys] {
+            *line = Rect::new(board_area.x, line.y, used + PANEL, 1);
+        }
+    }
 
     draw_title(frame, app, title);
     let geo = Geometry::fit(pos.board(), board_area);

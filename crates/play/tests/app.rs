@@ -2,14 +2,13 @@
 //! and the buffer of ratatui's test backend is checked for the board and its highlights.
 
 use morris_core::{Game, Position, Variant};
-use morris_play::{App, Geometry, Settings, Sides, Step, TARGET, Tone, draw, min_terminal};
+use morris_play::{App, Settings, Sides, Step, TARGET, Tone, draw, min_terminal};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use ratatui::layout::Rect;
 
 fn app(variant: Variant) -> App {
     App::new(Settings {
@@ -59,10 +58,9 @@ fn plies(app: &App) -> Vec<String> {
 }
 
 /// The screen cell of a point, where the app last drew the board.
-fn cell(app: &App, name: &str, width: u16, height: u16) -> (u16, u16) {
+fn cell(app: &App, name: &str) -> (u16, u16) {
     let board = app.game().position().board();
-    let area = Rect::new(0, 1, width - 34, height - 4);
-    let geo = Geometry::fit(board, area).unwrap();
+    let geo = app.geometry().expect("the board is drawn");
     geo.cell(board.square(board.point(name).unwrap()))
 }
 
@@ -95,9 +93,9 @@ fn a_mill_asks_for_the_removal_and_the_board_shows_it() {
         "{screen_text}"
     );
     // The pending piece is drawn on a7, the removable pieces are tinted.
-    let (x, y) = cell(&app, "a7", 100, 40);
+    let (x, y) = cell(&app, "a7");
     assert_eq!(buffer[(x, y)].symbol(), "○");
-    let (gx, gy) = cell(&app, "g7", 100, 40);
+    let (gx, gy) = cell(&app, "g7");
     assert_eq!(buffer[(gx, gy)].symbol(), "●");
     assert_ne!(buffer[(gx, gy)].bg, buffer[(x, y)].bg);
     // Removing by arrows: a7 → d7 → g7, Enter.
@@ -137,8 +135,8 @@ fn moves_a_piece_with_the_highlights_of_each_step() {
         Some(Tone::Error),
         "no piece in hand"
     );
-    let (x, y) = cell(&app, "c1", 100, 30);
     let _ = screen(&mut app, 100, 30);
+    let (x, y) = cell(&app, "c1");
     app.on_mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: x,
@@ -148,7 +146,7 @@ fn moves_a_piece_with_the_highlights_of_each_step() {
     assert_eq!(app.step(), Step::From(board.point("c1").unwrap()));
     assert_eq!(names(app.targets()), ["c2"]);
     let buffer = screen(&mut app, 100, 30);
-    let (tx, ty) = cell(&app, "c2", 100, 30);
+    let (tx, ty) = cell(&app, "c2");
     assert_eq!(buffer[(tx, ty)].symbol(), TARGET);
     // The cursor brackets stand around c1.
     let row: String = (0..100)
@@ -163,7 +161,7 @@ fn moves_a_piece_with_the_highlights_of_each_step() {
 fn clicks_choose_points() {
     let mut app = app(Variant::Nine);
     let _ = screen(&mut app, 100, 40);
-    let (x, y) = cell(&app, "b2", 100, 40);
+    let (x, y) = cell(&app, "b2");
     app.on_mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: x + 1,
@@ -249,4 +247,23 @@ fn ctrl_c_and_q_quit() {
     let mut app = self::app(Variant::Nine);
     keys(&mut app, "q");
     assert!(app.should_quit());
+}
+
+#[test]
+fn draws_at_every_size_without_going_outside_the_screen() {
+    for variant in Variant::ALL {
+        let mut app = app(variant);
+        keys(&mut app, "?");
+        for width in (1..=130).step_by(7) {
+            for height in (1..=45).step_by(4) {
+                let _ = screen(&mut app, width, height);
+            }
+        }
+        keys(&mut app, "!");
+        for width in (40..=130).step_by(3) {
+            for height in (15..=45).step_by(2) {
+                let _ = screen(&mut app, width, height);
+            }
+        }
+    }
 }
