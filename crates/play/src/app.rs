@@ -266,6 +266,11 @@ impl App {
                 let text = std::mem::take(&mut self.input);
                 let prompt = std::mem::replace(&mut self.prompt, Prompt::Ply);
                 match prompt {
+                    // Typed while the computer thinks: kept for when it is the player's turn.
+                    Prompt::Ply if self.game.outcome().is_none() && !self.human_to_move() => {
+                        self.input = text;
+                        self.say_error("Wait: it is the computer's turn".into());
+                    }
                     Prompt::Ply => self.submit(&text),
                     Prompt::Save => self.save(text.trim()),
                     Prompt::Load => self.load(text.trim()),
