@@ -230,27 +230,30 @@ pub fn draw_board(buf: &mut Buffer, geo: &Geometry, pos: &Position, marks: &Mark
                 put(buf, x, y, piece_glyph(side), style);
             }
             None => {
-                let (symbol, mut style) = if target {
-                    (
-                        TARGET,
-                        Style::new()
-                            .fg(Color::Indexed(22))
-                            .bg(WOOD)
-                            .add_modifier(Modifier::BOLD),
-                    )
-                } else if removed {
+                // The marks of the last ply stay visible on a point that is also a target; the
+                // target's colour tells that it is one.
+                let target_style = Style::new()
+                    .fg(Color::Indexed(22))
+                    .bg(WOOD)
+                    .add_modifier(Modifier::BOLD);
+                let (symbol, mut style) = if removed {
                     (
                         REMOVED,
                         Style::new().fg(Color::Indexed(124)).bg(WOOD).bold(),
                     )
                 } else if last_from {
                     (LEFT, Style::new().fg(Color::Indexed(94)).bg(WOOD).bold())
+                } else if target {
+                    (TARGET, target_style)
                 } else {
                     (
                         junction(up, down, left, right),
                         line.add_modifier(Modifier::BOLD),
                     )
                 };
+                if target {
+                    style = target_style;
+                }
                 if hinted {
                     style = style.bg(Color::Indexed(117));
                 }
