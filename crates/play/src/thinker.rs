@@ -36,7 +36,7 @@ pub struct Thinking {
 }
 
 impl Thinking {
-    /// Starts the engine on a copy of `game`.
+    /// Starts the engine on a copy of `game`, on a thread of its own.
     pub fn start(
         engine: Engine,
         job: Job,
@@ -47,7 +47,8 @@ impl Thinking {
     ) -> Thinking {
         let (send, answer) = mpsc::channel();
         let game = game.clone();
-        let spawned = thread::Builder::new()
+        // If no thread can be started the sender is dropped, and `poll` reports no answer.
+        let _ = thread::Builder::new()
             .name("morris-search".into())
             .spawn(move || {
                 let answer = match job {
@@ -57,19 +58,6 @@ impl Thinking {
                 // The app may have moved on and dropped the receiver: nothing to tell then.
                 let _ = send.send(answer);
             });
-        if spawned.is_err() {
-            // No thread could be started: answer at once rather than wait for nothing.
-            let (send, answer) = mpsc::channel();
-            let _ = send.send(match job {
-                Job::Move => Answer::Move(None),
-                Job::Hint => Answer::Hint(None),
-            });
-            return Thinking {
-                job,
-                started: Instant::now(),
-                answer,
-            };
-        }
         Thinking {
             job,
             started: Instant::now(),
@@ -87,7 +75,8 @@ impl Thinking {
         self.started.elapsed()
     }
 
-    /// The answer, if it has come; `Some(None)`-like failures come back as an empty answer.
+    /// The answer, if it has come. A search that ended without answering (its thread could not
+    /// start, or failed) answers that it found nothing.
     pub fn poll(&self) -> Option<Answer> {
         match self.answer.try_recv() {
             Ok(answer) => Some(answer),
@@ -99,7 +88,7 @@ impl Thinking {
         }
     }
 
-    /// Waits for the answer.
+    /// Waits for the answer; a search that ended without answering found nothing.
     pub fn wait(self) -> Answer {
         self.answer.recv().unwrap_or(match self.job {
             Job::Move => Answer::Move(None),

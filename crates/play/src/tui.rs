@@ -54,11 +54,18 @@ impl Drop for Restore {
 ///
 /// An I/O error of the terminal.
 pub fn run(settings: Settings) -> io::Result<()> {
-    // A panic puts the terminal back before its message is printed.
+    // A panic of the app puts the terminal back before its message is printed. A panic of the
+    // computer's thread leaves the screen alone (a message would tear it): the app tells that
+    // the computer found nothing.
+    let ui = std::thread::current().id();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore();
-        previous(info);
+        if std::thread::current().id() == ui {
+            restore();
+            previous(info);
+        } else if !ACTIVE.load(Ordering::SeqCst) {
+            previous(info);
+        }
     }));
     let _restore = Restore;
     ACTIVE.store(true, Ordering::SeqCst);
