@@ -14,6 +14,7 @@ use crate::setup::{Seat, Settings, take_back};
 use crate::thinker::{Answer, Job, Thinking};
 
 const HELP: &str = "\
+The board shows W for a White piece, B for a Black piece and . for an empty point.
 Type a ply: d6 places a piece, f2-f4 moves one, f2-f4xd5 also removes the piece on d5.
 Commands: moves (the legal plies), board, undo, hint, new, save FILE, resign, quit, help.";
 

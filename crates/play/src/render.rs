@@ -222,6 +222,7 @@ fn draw_panel(frame: &mut Frame<'_>, app: &App, area: Rect) {
         for part in wrap(&outcome.to_string(), inner.width.saturating_sub(2).into()) {
             lines.push(Line::from(format!(" {part}")));
         }
+        lines.push(Line::default());
     } else if let Some(thinking) = app.thinking() {
         let spin = SPINNER[(thinking.elapsed().as_millis() / 100) as usize % SPINNER.len()];
         let who = game.position().turn().title();
