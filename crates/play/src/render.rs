@@ -173,8 +173,19 @@ fn side_lines(app: &App, side: Side) -> Vec<Line<'static>> {
             Span::styled(format!(" {}  ", side.title()), style),
             Span::styled(name, Style::new().fg(Color::Indexed(248))),
         ]),
+        Line::from(vec![
+            Span::raw("    "),
+            Span::styled(
+                piece_glyph(side).repeat(usize::from(in_hand)),
+                piece_style(side),
+            ),
+            Span::raw(format!(
+                "{}{in_hand} in hand",
+                if in_hand > 0 { " " } else { "" }
+            )),
+        ]),
         Line::from(format!(
-            "    {in_hand} in hand, {on_board} on board{}",
+            "    {on_board} on board{}",
             if pos.can_fly(side) && in_hand == 0 {
                 ", flying"
             } else {
