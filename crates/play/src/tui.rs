@@ -20,6 +20,9 @@ use crate::setup::Settings;
 /// How often the screen is redrawn while nothing happens, for the thinking indicator.
 const FRAME: Duration = Duration::from_millis(80);
 
+/// How long to wait for input when nothing else can change the screen.
+const IDLE: Duration = Duration::from_millis(500);
+
 /// Whether the terminal is in the app's modes and has to be put back.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -76,7 +79,9 @@ pub fn run(settings: Settings) -> io::Result<()> {
     while !app.should_quit() {
         app.tick();
         terminal.draw(|frame| draw(frame, &mut app))?;
-        if event::poll(FRAME)? {
+        // Redraw often only while something moves on screen without input.
+        let busy = app.thinking().is_some() || !app.human_to_move();
+        if event::poll(if busy { FRAME } else { IDLE })? {
             // Take every event waiting, then draw once.
             loop {
                 match event::read()? {
