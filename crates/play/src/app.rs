@@ -215,6 +215,9 @@ impl App {
             }
             return;
         }
+        if ctrl || key.modifiers.contains(KeyModifiers::ALT) {
+            return;
+        }
         match key.code {
             KeyCode::Up => self.move_cursor(Direction::Up),
             KeyCode::Down => self.move_cursor(Direction::Down),

@@ -267,3 +267,17 @@ fn draws_at_every_size_without_going_outside_the_screen() {
         }
     }
 }
+
+#[test]
+fn keys_with_control_or_alt_are_not_commands() {
+    let mut app = app(Variant::Nine);
+    keys(&mut app, "d6\n");
+    app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT));
+    assert_eq!(plies(&app), ["d6"]);
+    assert!(!app.should_quit());
+    // While typing, Ctrl-U clears the line.
+    keys(&mut app, "f4");
+    app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert_eq!(app.input().1, "");
+}
