@@ -568,7 +568,14 @@ impl App {
 
     fn take(&mut self, answer: Answer) {
         match answer {
-            Answer::Move(Some(ply)) => self.play(ply),
+            Answer::Move(Some(ply)) => {
+                let before = self.game.plies().len();
+                self.play(ply);
+                // An answer that could not be played is not asked for again and again.
+                if self.game.plies().len() == before {
+                    self.paused = true;
+                }
+            }
             Answer::Move(None) => {
                 self.paused = true;
                 self.say_error("The computer found no ply; press p to let it try again".into());
