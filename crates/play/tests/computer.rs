@@ -114,3 +114,28 @@ fn the_screen_stays_live_while_the_computer_thinks_and_takes_its_reply() {
     assert!(app.game().plies().is_empty());
     assert_eq!(app.message().unwrap().0, "Took back 2 plies");
 }
+
+#[test]
+fn watching_the_computer_play_itself_paces_and_pauses() {
+    let mut app = App::new(settings(Variant::Nine, Sides::None));
+    app.tick();
+    assert!(app.thinking().is_some(), "White starts at once");
+    app.wait();
+    assert_eq!(app.game().plies().len(), 1);
+    app.tick();
+    assert!(app.thinking().is_none(), "the next ply waits a moment");
+    key(&mut app, KeyCode::Char('p'));
+    assert!(app.paused());
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    app.tick();
+    assert!(app.thinking().is_none(), "paused");
+    key(&mut app, KeyCode::Char('p'));
+    app.tick();
+    assert!(app.thinking().is_some());
+    app.wait();
+    assert_eq!(app.game().plies().len(), 2);
+    // Taking back pauses the watch, so the position can be looked at.
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.game().plies().len(), 1);
+    assert!(app.paused());
+}
