@@ -199,11 +199,11 @@ fn side_lines(app: &App, side: Side) -> Vec<Line<'static>> {
 pub fn move_rows(game: &Game) -> Vec<String> {
     let board = game.start().board();
     let mut rows: Vec<String> = Vec::new();
-    for (pos, ply) in game.positions().iter().zip(game.plies()) {
+    for (i, (pos, ply)) in game.positions().iter().zip(game.plies()).enumerate() {
         let text = ply.display(board).to_string();
         match pos.turn() {
             Side::White => rows.push(format!("{:>3}. {text:<11}", pos.move_number())),
-            Side::Black if !rows.is_empty() && game.start() != pos => {
+            Side::Black if i > 0 => {
                 if let Some(row) = rows.last_mut() {
                     row.push_str(&text);
                 }

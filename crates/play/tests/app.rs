@@ -281,3 +281,21 @@ fn keys_with_control_or_alt_are_not_commands() {
     app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
     assert_eq!(app.input().1, "");
 }
+
+#[test]
+fn the_move_list_numbers_plies_in_pairs_from_any_start() {
+    let mut game = Game::new(
+        Position::from_fen(
+            Variant::Nine.rules(),
+            ".../.W./.../....../.../.../... b 8 9 0 1",
+        )
+        .unwrap(),
+    );
+    for ply in ["f4", "d2", "b4"] {
+        game.play_text(ply).unwrap();
+    }
+    assert_eq!(
+        morris_play::move_rows(&game),
+        ["  1. …          f4", "  2. d2         b4"]
+    );
+}
