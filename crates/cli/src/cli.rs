@@ -34,6 +34,17 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Speaks the engine protocol on standard input and output.
+    Engine,
+    /// Searches a fixed set of positions to a fixed depth on one thread; the last line is
+    /// `nodes N nps N`.
+    Bench {
+        /// The depth of every search.
+        #[arg(long, default_value_t = morris_engine::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
+    /// Plays engine against engine through the protocol and reports the Elo difference.
+    Match(crate::matches::MatchArgs),
     /// Plays in the terminal: full-screen, or line by line with --plain.
     Play(crate::play::PlayArgs),
 }
@@ -94,6 +105,10 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> Result<(), Failure> {
+    if let Command::Engine = cli.command {
+        crate::engine::run();
+        return Ok(());
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
@@ -122,6 +137,9 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 writeln!(out, "{}", ply.display(board))?;
             }
         }
+        Command::Engine => {}
+        Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
+        Command::Match(args) => crate::matches::run(&args, &mut out)?,
         Command::Play(args) => {
             drop(out);
             return crate::play::run(args);

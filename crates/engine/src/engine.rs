@@ -165,7 +165,10 @@ impl Engine {
             abort: &abort,
             nodes: &nodes,
             deadline: budget.hard.map(|d| start + d),
-            node_limit: limits.nodes,
+            node_limit: match (limits.nodes, profile.nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             tb: self.tb.as_deref(),
             salt: rules_salt(&pos),
             prior: &prior,
