@@ -223,6 +223,8 @@ impl App {
             KeyCode::Down => self.move_cursor(Direction::Down),
             KeyCode::Left => self.move_cursor(Direction::Left),
             KeyCode::Right => self.move_cursor(Direction::Right),
+            KeyCode::Tab => self.next_target(true),
+            KeyCode::BackTab => self.next_target(false),
             KeyCode::Enter | KeyCode::Char(' ') => self.pick(self.cursor),
             KeyCode::Esc | KeyCode::Backspace => {
                 if self.step == Step::Start {
@@ -314,6 +316,21 @@ impl App {
             }
             MouseEventKind::Down(MouseButton::Right) => self.step.back(),
             _ => {}
+        }
+    }
+
+    /// Moves the cursor to the next (or previous) point the next choice can be, in the
+    /// board's order.
+    fn next_target(&mut self, forward: bool) {
+        let targets: Vec<Point> = self.targets().into_iter().collect();
+        let here = self.cursor;
+        let next = if forward {
+            targets.iter().find(|p| **p > here).or(targets.first())
+        } else {
+            targets.iter().rev().find(|p| **p < here).or(targets.last())
+        };
+        if let Some(&p) = next {
+            self.cursor = p;
         }
     }
 

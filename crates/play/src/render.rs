@@ -350,6 +350,7 @@ fn draw_keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
         vec![
             ("←↑↓→", "move", 2),
             ("Enter", "choose", 1),
+            ("Tab", "next", 4),
             ("Esc", "back", 3),
             ("u", "undo", 1),
             ("h", "hint", 2),
@@ -365,7 +366,7 @@ fn draw_keys(frame: &mut Frame<'_>, app: &App, area: Rect) {
             .iter()
             .all(|&c| *app.settings().seats.get(c) == Seat::Computer);
     if watching {
-        pairs.retain(|p| !matches!(p.1, "move" | "choose" | "back" | "hint"));
+        pairs.retain(|p| !matches!(p.1, "move" | "choose" | "next" | "back" | "hint"));
         pairs.insert(0, ("p", "pause", 0));
     }
     let width = |pairs: &[(&str, &str, u8)]| -> usize {
@@ -407,6 +408,7 @@ const HELP: &[&str] = &[
     "Marks: [ ] cursor, • where a piece can go,",
     "  ○ White, ● Black, × just removed, ◌ just left.",
     "",
+    "Tab, Shift-Tab  jump to the next or previous marked point",
     "Esc or right click  one step back",
     "u  take back (your last ply and the reply)",
     "h  hint         n  new game      r  resign",

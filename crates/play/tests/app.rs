@@ -299,3 +299,22 @@ fn the_move_list_numbers_plies_in_pairs_from_any_start() {
         ["  1. …          f4", "  2. d2         b4"]
     );
 }
+
+#[test]
+fn tab_jumps_between_the_targets() {
+    let mut app = app(Variant::Nine);
+    keys(&mut app, "a1\ng7\na4\ng1\na7\n");
+    // Removing: the targets are g7 and g1, in the board's order.
+    let board = app.game().position().board();
+    let name = |app: &App| board.square(app.cursor()).to_string();
+    app.on_key(KeyEvent::from(KeyCode::Tab));
+    assert_eq!(name(&app), "g7");
+    app.on_key(KeyEvent::from(KeyCode::Tab));
+    assert_eq!(name(&app), "g1");
+    app.on_key(KeyEvent::from(KeyCode::Tab));
+    assert_eq!(name(&app), "g7");
+    app.on_key(KeyEvent::from(KeyCode::BackTab));
+    assert_eq!(name(&app), "g1");
+    keys(&mut app, "\n");
+    assert_eq!(plies(&app).last().unwrap(), "a7xg1");
+}
