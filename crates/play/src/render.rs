@@ -1,7 +1,7 @@
 //! The screen: the board on the left, the players and the moves on the right, the status, the
 //! line to type on and the keys at the bottom.
 
-use morris_core::{Color as Side, Game, Position};
+use morris_core::{Color as Side, Game};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
@@ -306,17 +306,17 @@ fn draw_status(frame: &mut Frame<'_>, app: &App, area: Rect) {
             Style::new().fg(Color::Indexed(203)).bold(),
         )),
         Some((text, Tone::Info)) => Line::from(format!(" {text}")),
-        None => Line::from(format!(" {}", status_hint(app.game().position(), app))),
+        None => Line::from(format!(" {}", status_hint(app))),
     };
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn status_hint(pos: &Position, app: &App) -> String {
+/// What the status line says when there is no message: how to go on.
+fn status_hint(app: &App) -> String {
     if app.game().outcome().is_some() {
         return "Press n for a new game, u to take back, s to save".into();
     }
     if app.human_to_move() {
-        let _ = pos;
         return "Use the arrows and Enter, click, or type a ply such as d6 or f2-f4".into();
     }
     String::new()
