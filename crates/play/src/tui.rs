@@ -23,6 +23,9 @@ const FRAME: Duration = Duration::from_millis(80);
 /// How long to wait for input when nothing else can change the screen.
 const IDLE: Duration = Duration::from_millis(500);
 
+/// Whether a signal (SIGINT, SIGTERM, SIGHUP) asked the app to stop.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
 /// Whether the terminal is in the app's modes and has to be put back.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -70,6 +73,9 @@ pub fn run(settings: Settings) -> io::Result<()> {
             previous(info);
         }
     }));
+    // In raw mode Ctrl-C arrives as a key; a signal from outside (kill, a closed tmux pane)
+    // ends the loop so that the terminal is put back. Another handler already set is kept.
+    let _ = ctrlc::set_handler(|| SIGNALLED.store(true, Ordering::SeqCst));
     let _restore = Restore;
     ACTIVE.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
@@ -77,6 +83,12 @@ pub fn run(settings: Settings) -> io::Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
     let mut app = App::new(settings);
     while !app.should_quit() {
+        if SIGNALLED.load(Ordering::SeqCst) {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "stopped by a signal",
+            ));
+        }
         app.tick();
         terminal.draw(|frame| draw(frame, &mut app))?;
         // Redraw often only while something moves on screen without input.
@@ -91,7 +103,10 @@ pub fn run(settings: Settings) -> io::Result<()> {
                     Event::Resize(..) => terminal.autoresize()?,
                     _ => {}
                 }
-                if app.should_quit() || !event::poll(Duration::ZERO)? {
+                if app.should_quit()
+                    || SIGNALLED.load(Ordering::SeqCst)
+                    || !event::poll(Duration::ZERO)?
+                {
                     break;
                 }
             }
