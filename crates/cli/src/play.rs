@@ -4,7 +4,6 @@ use std::io::IsTerminal;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use morris_core::Game;
 use morris_play::{Engine, MAX_LEVEL, MIN_LEVEL, Settings, Sides};
 
 use crate::cli::Failure;
@@ -38,7 +37,7 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let game = match &args.load {
         Some(path) => morris_play::load(path, args.position.variant.rules())?,
-        None => Game::new(args.position.position()?),
+        None => args.position.game()?,
     };
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()

@@ -52,6 +52,16 @@ fn position_and_moves_set_the_start_and_a_record_loads() {
         text.contains("Result: 1-0 (White completed a line of three)."),
         "{text}"
     );
+    // The plies of --moves are the game's own: in the record, and taken back by undo.
+    assert!(text.ends_with("1. b2 a1 2. a3 c3 3. c1 1-0\n"), "{text}");
+    let undo = morris(
+        &[
+            "play", "--color", "both", "--moves", "d6 f4 d2", "--seed", "1",
+        ],
+        "undo\nundo\nquit\n",
+    );
+    let undo = String::from_utf8(undo.stdout).unwrap();
+    assert!(undo.ends_with("1. d6 *\n"), "{undo}");
     let path = std::env::temp_dir().join(format!("morris-cli-play-{}.txt", std::process::id()));
     std::fs::write(&path, &text[text.find("[Event").unwrap()..]).unwrap();
     let out = morris(
