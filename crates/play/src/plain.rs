@@ -30,12 +30,12 @@ pub fn run_plain(
     output: impl Write,
     interactive: bool,
 ) -> io::Result<()> {
-    let mut session = Plain {
+    let mut plain = Plain {
         game: settings.game.clone(),
         settings,
         out: output,
     };
-    session.play(input, interactive)
+    plain.play(input, interactive)
 }
 
 struct Plain<W> {
