@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use morris_core::{Bitboard, Color, Game, Ply, PlyText, Point, Position};
+use morris_core::{Bitboard, Color, Game, Ply, PlyText, Point, Position, Square};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -381,6 +381,27 @@ impl App {
     fn submit(&mut self, text: &str) {
         if text.trim().is_empty() || !self.can_play() {
             return;
+        }
+        // A single point typed goes on with the ply being built, as a click on it would: it
+        // places, picks up or drops a piece, or removes one (written `g7` or `xg7`).
+        let trimmed = text.trim();
+        let point_text = match self.step {
+            Step::Remove { .. } => trimmed.strip_prefix(['x', 'X']).unwrap_or(trimmed),
+            _ => trimmed,
+        };
+        let board = self.game.position().board();
+        if let Some(point) = point_text
+            .parse::<Square>()
+            .ok()
+            .and_then(|sq| board.point_at(sq))
+        {
+            let mut step = self.step;
+            if self.step != Step::Start
+                || step.pick(&self.game.legal_plies(), point) != Pick::Ignored
+            {
+                self.cursor = point;
+                return self.pick(point);
+            }
         }
         let parsed: PlyText = match text.trim().parse() {
             Ok(parsed) => parsed,

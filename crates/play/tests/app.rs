@@ -318,3 +318,31 @@ fn tab_jumps_between_the_targets() {
     keys(&mut app, "\n");
     assert_eq!(plies(&app).last().unwrap(), "a7xg1");
 }
+
+#[test]
+fn typed_points_build_a_ply_as_clicks_do() {
+    let mut app = app(Variant::Three);
+    keys(&mut app, "a1\nb2\nc1\nb1\nb3\nc3\n");
+    // Moving: a point picks up the piece, another drops it.
+    keys(&mut app, "c1\n");
+    let board = app.game().position().board();
+    assert_eq!(app.step(), Step::From(board.point("c1").unwrap()));
+    keys(&mut app, "c2\n");
+    assert_eq!(plies(&app).last().unwrap(), "c1-c2");
+    // A point that cannot be played gets the rules' own reason.
+    // (Black to move; a1 is White's.)
+    keys(&mut app, "a1\n");
+    let (message, tone) = app.message().unwrap();
+    assert_eq!(tone, Tone::Error);
+    assert!(message.starts_with("illegal ply a1"), "{message}");
+}
+
+#[test]
+fn a_removal_can_be_typed_with_or_without_its_x() {
+    for removal in ["g7", "xg7"] {
+        let mut app = app(Variant::Nine);
+        keys(&mut app, "a1\ng7\na4\ng1\na7\n");
+        keys(&mut app, &format!("{removal}\n"));
+        assert_eq!(plies(&app).last().unwrap(), "a7xg7");
+    }
+}
