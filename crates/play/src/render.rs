@@ -404,6 +404,7 @@ const HELP: &[&str] = &[
     "  f2-f4  moves the piece on f2 to f4",
     "  f2-f4xd5  moves it and removes the piece on d5",
     "A ply that closes a mill asks which piece to remove.",
+    "A point typed alone picks up, drops or removes, as a click.",
     "",
     "Marks: [ ] cursor, • where a piece can go,",
     "  ○ White, ● Black, × just removed, ◌ just left.",
