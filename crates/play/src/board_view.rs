@@ -105,9 +105,9 @@ pub fn draw_board(buf: &mut Buffer, geo: &Geometry, pos: &Position, marks: &Mark
     let frame = geo.frame().intersection(buf.area);
     let gaps = u16::from(geo.size - 1);
     let wood = Rect::new(
-        geo.left.saturating_sub(2),
+        geo.left.saturating_sub(3),
         geo.top.saturating_sub(1),
-        gaps * geo.dx + 5,
+        gaps * geo.dx + 7,
         gaps * geo.dy + 3,
     )
     .intersection(buf.area);

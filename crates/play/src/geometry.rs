@@ -5,7 +5,7 @@ use morris_core::{Board, Point, Square};
 use ratatui::layout::Rect;
 
 /// Columns taken by the rank labels on each side, with their gap to the board.
-const SIDE: u16 = 3;
+const SIDE: u16 = 4;
 /// Rows taken by the file labels above and below the board.
 const EDGE: u16 = 2;
 /// The narrowest gap between two grid columns that still leaves room for markers.
