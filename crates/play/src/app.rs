@@ -236,6 +236,9 @@ impl App {
             KeyCode::Char(c @ ('a'..='g' | 'A'..='G' | '1'..='7')) => {
                 self.input.push(c.to_ascii_lowercase());
             }
+            // Scripts that drive a terminal (tmux's send-keys) turn the text "f4" into the
+            // function key F4: read F1 to F7 as the points f1 to f7.
+            KeyCode::F(n @ 1..=7) => self.input.push_str(&format!("f{n}")),
             KeyCode::Char('u' | 'U') => self.undo(),
             KeyCode::Char('h' | 'H') => self.ask_hint(),
             KeyCode::Char('n' | 'N') => {
@@ -259,7 +262,7 @@ impl App {
                 self.paused = !self.paused;
                 self.say(if self.paused { "Paused" } else { "Resumed" }.into());
             }
-            KeyCode::Char('?') | KeyCode::F(1) => self.help = true,
+            KeyCode::Char('?') => self.help = true,
             KeyCode::Char('q' | 'Q') => self.quit = true,
             _ => {}
         }
@@ -290,6 +293,9 @@ impl App {
             }
             KeyCode::Char(c) if self.input.chars().count() < 200 => {
                 self.input.push(c);
+            }
+            KeyCode::F(n @ 1..=7) if self.prompt == Prompt::Ply => {
+                self.input.push_str(&format!("f{n}"));
             }
             _ => {}
         }

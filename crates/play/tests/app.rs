@@ -346,3 +346,18 @@ fn a_removal_can_be_typed_with_or_without_its_x() {
         assert_eq!(plies(&app).last().unwrap(), "a7xg7");
     }
 }
+
+#[test]
+fn function_keys_f1_to_f7_type_the_points_f1_to_f7() {
+    let mut app = app(Variant::Nine);
+    app.on_key(KeyEvent::from(KeyCode::F(4)));
+    keys(&mut app, "\n");
+    assert_eq!(plies(&app), ["f4"]);
+    keys(&mut app, "f");
+    app.on_key(KeyEvent::from(KeyCode::Char('2')));
+    keys(&mut app, "\n");
+    app.on_key(KeyEvent::from(KeyCode::F(4)));
+    keys(&mut app, "-");
+    app.on_key(KeyEvent::from(KeyCode::F(6)));
+    assert_eq!(app.input().1, "f4-f6");
+}
