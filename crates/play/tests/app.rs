@@ -361,3 +361,26 @@ fn function_keys_f1_to_f7_type_the_points_f1_to_f7() {
     app.on_key(KeyEvent::from(KeyCode::F(6)));
     assert_eq!(app.input().1, "f4-f6");
 }
+
+#[test]
+fn the_last_ply_is_marked_where_it_left_arrived_and_removed() {
+    let mut app = app(Variant::Nine);
+    keys(&mut app, "a1\ng7\na4\ng1\na7xg7\n");
+    let buffer = screen(&mut app, 100, 40);
+    let (x, y) = cell(&app, "g7");
+    assert_eq!(buffer[(x, y)].symbol(), morris_play::REMOVED);
+    let (x, y) = cell(&app, "a7");
+    assert!(
+        buffer[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::UNDERLINED)
+    );
+    // A move leaves its mark where it started (Three Men's Morris, moving phase).
+    let mut app = self::app(Variant::Three);
+    keys(&mut app, "a1\nb2\nc1\nb1\nb3\nc3\nc1-c2\n");
+    let buffer = screen(&mut app, 100, 30);
+    let (x, y) = cell(&app, "c1");
+    assert_eq!(buffer[(x, y)].symbol(), morris_play::LEFT);
+    let (x, y) = cell(&app, "c2");
+    assert_eq!(buffer[(x, y)].symbol(), morris_play::WHITE_PIECE);
+}
