@@ -6,6 +6,7 @@ mod engine;
 mod matches;
 mod play;
 mod position_args;
+mod tb;
 
 use std::process::ExitCode;
 
