@@ -57,6 +57,8 @@ enum Command {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Plays in the terminal: full-screen, or line by line with --plain.
+    Play(crate::play::PlayArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -152,6 +154,10 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Match(args) => crate::matches::run(&args, &mut out)?,
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
+        Command::Play(args) => {
+            drop(out);
+            return crate::play::run(args);
+        }
     }
     out.flush()?;
     Ok(())

@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod engine;
 mod matches;
+mod play;
 mod position_args;
 mod tb;
 
