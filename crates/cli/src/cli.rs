@@ -45,6 +45,20 @@ enum Command {
     },
     /// Plays engine against engine through the protocol and reports the Elo difference.
     Match(crate::matches::MatchArgs),
+    /// Tablebases: build, plan, stats, probe, verify.
+    #[command(subcommand)]
+    Tb(crate::tb::TbCommand),
+    /// Solves a whole game with the tablebase solver, placing phase included.
+    Solve {
+        /// The variant: three or six (the others are too large to solve here).
+        #[arg(long, default_value = "three")]
+        variant: morris_core::Variant,
+        /// The folder of the tables (default: the data folder).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Plays in the terminal: full-screen, or line by line with --plain.
+    Play(crate::play::PlayArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -138,6 +152,12 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Engine => {}
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
         Command::Match(args) => crate::matches::run(&args, &mut out)?,
+        Command::Tb(command) => crate::tb::run(command, &mut out)?,
+        Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
+        Command::Play(args) => {
+            drop(out);
+            return crate::play::run(args);
+        }
     }
     out.flush()?;
     Ok(())

@@ -24,7 +24,7 @@ const PLACING: Weights = Weights {
     open: 14,
     threat: 14,
     double: 30,
-    mobility: 4,
+    mobility: 8,
     blocked: 6,
 };
 
@@ -35,7 +35,7 @@ const MOVING: Weights = Weights {
     open: 6,
     threat: 36,
     double: 90,
-    mobility: 5,
+    mobility: 10,
     blocked: 8,
 };
 

@@ -37,10 +37,10 @@ pub(crate) fn profile(level: u8, pos: &Position) -> Profile {
         3 => (2, None, 70, 35),
         4 => (3, None, 60, 30),
         5 => (4, None, 45, 22),
-        6 => (5, Some(20_000), 32, 16),
-        7 => (6, Some(60_000), 22, 11),
-        8 => (8, Some(200_000), 14, 7),
-        9 => (12, Some(800_000), 8, 4),
+        6 => (5, Some(10_000), 32, 16),
+        7 => (6, Some(30_000), 22, 11),
+        8 => (8, Some(100_000), 14, 7),
+        9 => (12, Some(300_000), 8, 4),
         _ => {
             let opening = pos.move_number() <= OPENING_MOVES
                 && pos.in_hand(pos.turn()) > 0

@@ -305,7 +305,17 @@ impl Session {
             _ => Err(format!("unknown option '{}'", clip(name))),
         };
         match result {
-            Ok(()) => self.engine_mut().set_options(options),
+            Ok(()) => {
+                let wanted = options.hash_mb;
+                let engine = self.engine_mut();
+                engine.set_options(options);
+                let got = engine.options().hash_mb;
+                if got < wanted {
+                    self.out.error(&format!(
+                        "option Hash: {wanted} MiB cannot be allocated, using {got} MiB"
+                    ));
+                }
+            }
             Err(e) => self.out.error(&e),
         }
     }
