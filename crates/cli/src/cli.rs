@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
 
 use crate::position_args::PositionArgs;
+use crate::serve::ServeArgs;
 
 /// Nine Men's Morris and its family.
 #[derive(Debug, Parser)]
@@ -34,6 +35,8 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// The web app: play in the browser against the computer or a friend.
+    Serve(ServeArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -91,6 +94,11 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
+        Command::Serve(args) => {
+            // The server writes its own lines; release standard output to it.
+            drop(out);
+            return crate::serve::run(args);
+        }
         Command::Perft {
             position,
             depth,

@@ -2,6 +2,7 @@
 
 mod cli;
 mod position_args;
+mod serve;
 
 use std::process::ExitCode;
 
