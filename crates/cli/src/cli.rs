@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
 
+use crate::loadtest::LoadArgs;
 use crate::position_args::PositionArgs;
 use crate::serve::ServeArgs;
 
@@ -37,6 +38,9 @@ enum Command {
     },
     /// The web app: play in the browser against the computer or a friend.
     Serve(ServeArgs),
+    /// Plays many friend games at once against a server on this machine and reports the
+    /// ply round trips.
+    Loadtest(LoadArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -98,6 +102,10 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             // The server writes its own lines; release standard output to it.
             drop(out);
             return crate::serve::run(args);
+        }
+        Command::Loadtest(args) => {
+            drop(out);
+            return crate::loadtest::run(args);
         }
         Command::Perft {
             position,

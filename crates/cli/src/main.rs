@@ -1,6 +1,7 @@
 //! The `morris` command line.
 
 mod cli;
+mod loadtest;
 mod position_args;
 mod serve;
 

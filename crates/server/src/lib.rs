@@ -29,7 +29,7 @@ pub mod computer;
 pub mod error;
 pub mod game_state;
 pub mod limits;
-// pub mod loadtest;
+pub mod loadtest;
 pub mod request;
 pub mod response;
 pub mod seat;
