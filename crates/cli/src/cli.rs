@@ -71,6 +71,10 @@ pub fn run() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!("error: a command is required (see morris --help)");
+                return ExitCode::from(2);
+            }
             let text = e.render().to_string();
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let first = lines.next().unwrap_or("error: bad arguments");
@@ -114,7 +118,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         } => {
             let pos = position.position()?;
             let board = pos.board();
-            if per_ply {
+            if per_ply && depth > 0 {
                 let mut total = 0;
                 for (ply, n) in divide(&pos, depth) {
                     writeln!(out, "{} {n}", ply.display(board))?;

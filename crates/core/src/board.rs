@@ -115,6 +115,7 @@ pub struct Board {
     mills: [Bitboard; MAX_MILLS],
     mill_count: u8,
     mills_at: [[Bitboard; MAX_MILLS_AT]; MAX_POINTS],
+    mill_count_at: [u8; MAX_POINTS],
     symmetries: [Symmetry; MAX_SYMMETRIES],
     symmetry_count: u8,
 }
@@ -195,18 +196,44 @@ impl Board {
     }
 
     /// The mills through a point.
-    pub fn mills_at(&self, point: Point) -> impl Iterator<Item = Bitboard> + '_ {
-        self.mills_at[point.index()]
-            .iter()
-            .copied()
-            .take_while(|&m| m != NO_MILL)
+    #[inline]
+    pub fn mills_at(&self, point: Point) -> &[Bitboard] {
+        let i = point.index();
+        &self.mills_at[i][..self.mill_count_at[i] as usize]
     }
 
     /// How many mills through `point` lie wholly inside `pieces`.
     #[inline]
     pub fn mills_closed_at(&self, point: Point, pieces: Bitboard) -> usize {
-        let at = &self.mills_at[point.index()];
-        at.iter().filter(|&&m| pieces.is_superset(m)).count()
+        self.mills_at(point)
+            .iter()
+            .filter(|&&m| pieces.is_superset(m))
+            .count()
+    }
+
+    /// The points that a piece placed or moved there would complete a mill with `pieces`:
+    /// every empty point of `empty` that is the one point missing from a mill whose other two
+    /// points are in `pieces`. Only the mills through the points of `near` are looked at.
+    #[inline]
+    pub fn completions(&self, pieces: Bitboard, empty: Bitboard, near: Bitboard) -> Bitboard {
+        let mut out = 0u32;
+        for p in near {
+            // Four slots per point, padded with a mask no set covers: its "missing point" is a
+            // bit outside every board, which `empty` never holds.
+            for &mill in &self.mills_at[p.index()] {
+                let missing = mill.0 & !pieces.0;
+                if missing & missing.wrapping_sub(1) == 0 {
+                    out |= missing;
+                }
+            }
+        }
+        Bitboard(out & empty.0)
+    }
+
+    /// Whether a mill through `point` lies wholly inside `pieces`.
+    #[inline]
+    pub fn closes_mill_at(&self, point: Point, pieces: Bitboard) -> bool {
+        self.mills_at(point).iter().any(|&m| pieces.is_superset(m))
     }
 
     /// The points of `pieces` that stand in a mill of `pieces`.
@@ -253,6 +280,7 @@ impl Board {
             mills: [Bitboard::EMPTY; MAX_MILLS],
             mill_count: mills.len() as u8,
             mills_at: [[NO_MILL; MAX_MILLS_AT]; MAX_POINTS],
+            mill_count_at: [0; MAX_POINTS],
             symmetries: [Symmetry {
                 map: [0; MAX_POINTS],
             }; MAX_SYMMETRIES],
@@ -287,6 +315,7 @@ impl Board {
                     slot += 1;
                 }
                 board.mills_at[p][slot] = board.mills[m];
+                board.mill_count_at[p] += 1;
                 k += 1;
             }
             m += 1;
@@ -542,7 +571,7 @@ mod tests {
         let board = BoardKind::Standard.board();
         assert_eq!(board.lines().count(), 32);
         for p in board.points() {
-            assert_eq!(board.mills_at(p).count(), 2);
+            assert_eq!(board.mills_at(p).len(), 2);
         }
     }
 
@@ -573,7 +602,7 @@ mod tests {
         let a1 = board.point("a1").unwrap();
         assert_eq!(names(board, board.adjacent(a1)), ["a2", "b2", "b1"]);
         assert_eq!(board.symmetries().len(), 8);
-        assert_eq!(board.mills_at(b2).count(), 4);
+        assert_eq!(board.mills_at(b2).len(), 4);
     }
 
     #[test]

@@ -251,14 +251,20 @@ impl Position {
     pub fn mill_points(&self, color: Color) -> Bitboard {
         let own = self.pieces(color);
         let empty = self.empty();
+        let board = self.board();
+        // With few pieces, look only at the mills through them; else at every mill.
+        if own.count() * 2 < board.mills().len() {
+            return board.completions(own, empty, own);
+        }
         let mut out = Bitboard::EMPTY;
-        for &mill in self.board().mills() {
+        for &mill in board.mills() {
             let missing = mill - own;
-            if missing.count() == 1 && (missing & empty).any() {
+            // exactly one point missing
+            if missing.0 & missing.0.wrapping_sub(1) == 0 {
                 out |= missing;
             }
         }
-        out
+        out & empty
     }
 
     /// The result of the game in this position by the rules of play alone (fewer than three
@@ -267,10 +273,23 @@ impl Position {
     /// The draw rules that need the game's history (repetition, the N-move rule) are
     /// [`crate::Game`]'s.
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.outcome_before_blocking() {
+            return Some(o);
+        }
+        if !self.has_legal_ply_ignoring_end() {
+            return Some(Outcome::win(!self.turn, Reason::Blocked));
+        }
+        None
+    }
+
+    /// The end of the game by every rule of play but being blocked, which the callers that
+    /// generate plies find out for themselves.
+    #[inline(always)]
+    fn outcome_before_blocking(&self) -> Option<Outcome> {
         let us = self.turn;
         let them = !us;
-        let board = self.board();
         if self.rules.line_wins {
+            let board = self.board();
             if board.in_mills(self.pieces(them)).any() {
                 return Some(Outcome::win(them, Reason::Line));
             }
@@ -286,9 +305,6 @@ impl Position {
         }
         if self.rules.full_board == FullBoard::Draw && self.empty().is_empty() {
             return Some(Outcome::draw(Reason::FullBoard));
-        }
-        if !self.has_legal_ply_ignoring_end() {
-            return Some(Outcome::win(them, Reason::Blocked));
         }
         None
     }
@@ -376,7 +392,8 @@ impl Position {
 
     /// Appends every legal ply to `list`; nothing when the game is over.
     pub fn legal_plies_into(&self, list: &mut PlyList) {
-        if self.is_over() {
+        // A blocked side simply has no plies to list.
+        if self.outcome_before_blocking().is_some() {
             return;
         }
         let victim = !self.turn;
@@ -411,16 +428,47 @@ impl Position {
 
     /// The number of legal plies, counted without listing them where the rules allow.
     pub fn count_legal(&self) -> usize {
-        if self.rules.double_mill == DoubleMill::PerMill {
+        if self.rules.double_mill == DoubleMill::PerMill || self.rules.line_wins {
             return self.legal_plies().len();
         }
-        if self.is_over() {
+        // A blocked side simply counts no plies.
+        if self.outcome_before_blocking().is_some() {
             return 0;
         }
-        let removals = self.removable(!self.turn).count().max(1);
-        let mut n = 0;
-        self.for_each_step(|_, _, closed| n += if closed > 0 { removals } else { 1 });
-        n
+        let us = self.turn;
+        let board = self.board();
+        let own = self.pieces(us);
+        let empty = self.empty();
+        let mut steps = 0;
+        let mut closing = 0;
+        if self.in_hand(us) > 0 {
+            steps += empty.count();
+            closing += (self.mill_points(us) & empty).count();
+        }
+        if self.can_move_pieces(us) {
+            let flying = self.can_fly(us);
+            for from in own {
+                let targets = if flying {
+                    empty
+                } else {
+                    board.adjacent(from) & empty
+                };
+                steps += targets.count();
+                let rest = own - Bitboard::from_point(from);
+                for to in targets {
+                    if board.closes_mill_at(to, rest | Bitboard::from_point(to)) {
+                        closing += 1;
+                    }
+                }
+            }
+        }
+        if closing > 0 {
+            let removals = self.removable(!us).count();
+            if removals > 1 {
+                steps += closing * (removals - 1);
+            }
+        }
+        steps
     }
 
     /// Whether a ply is legal here.
@@ -617,15 +665,31 @@ impl Position {
             _ => {}
         }
         let bare = ply.with_removals(Bitboard::EMPTY);
-        let needs_removal = self
+        let removal_counts: Vec<usize> = self
             .legal_plies()
             .iter()
-            .any(|p| p.with_removals(Bitboard::EMPTY) == bare && p.is_removal());
+            .filter(|p| p.with_removals(Bitboard::EMPTY) == bare)
+            .map(|p| p.removals().count())
+            .collect();
+        let needs_removal = removal_counts.iter().any(|&n| n > 0);
         if needs_removal && !ply.is_removal() {
             return "it closes a mill: add the piece to remove, as in d6xa1".into();
         }
         if !needs_removal && ply.is_removal() {
-            return "it closes no mill, so it removes nothing".into();
+            let own = self.pieces(us) - ply.from().map_or(Bitboard::EMPTY, Bitboard::from_point);
+            let closes = !self.rules.line_wins
+                && board.mills_closed_at(to, own | Bitboard::from_point(to)) > 0;
+            return if closes {
+                "it closes a mill, but no opposing piece may be removed".into()
+            } else {
+                "it closes no mill, so it removes nothing".into()
+            };
+        }
+        if let Some(&owed) = removal_counts.first() {
+            if ply.removals().count() != owed {
+                let noun = if owed == 1 { "piece" } else { "pieces" };
+                return format!("it removes {owed} {noun}, not {}", ply.removals().count());
+            }
         }
         let them = !us;
         for r in ply.removals() {

@@ -357,9 +357,9 @@ impl GameRecord {
             loop {
                 match lexer.next()? {
                     Some((o, Token::Word(w))) => {
-                        let lower = w.to_ascii_lowercase();
-                        if lower.starts_with('x') && lower.len() == 3 {
-                            ply_text.push_str(w);
+                        let bare = w.trim_end_matches(['!', '?', '+', '#']);
+                        if bare.len() == 3 && bare.starts_with(['x', 'X']) {
+                            ply_text.push_str(bare);
                         } else {
                             words.push((o, w));
                             break;
@@ -499,7 +499,7 @@ mod tests {
 
     #[test]
     fn reads_sanmill_style_record_with_comments_and_variations() {
-        let text = "[Event \"Club\"]\n[White \"A\"]\n\n1. d6 {a comment} f4 $1 2. d2 (2. a1 d7) b4\n3. d7 b6 4. d5 xb4 *";
+        let text = "[Event \"Club\"]\n[White \"A\"]\n\n1. d6 {a comment} f4 $1 2. d2 (2. a1 d7) b4\n3. d7 b6 4. d5 xb4?! *";
         let record = GameRecord::parse(text).unwrap();
         assert_eq!(
             record.game.ply_texts(),

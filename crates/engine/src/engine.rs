@@ -1,0 +1,377 @@
+//! The engine: options, the transposition table, and the search driver with its threads.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use morris_core::{Game, Position};
+
+use crate::level::{self, Rng};
+use crate::limits::{EngineOptions, Info, Limits, SearchResult};
+use crate::ordering::{Heuristics, MAX_PLY, Picker};
+use crate::probe::Probe;
+use crate::score::Score;
+use crate::score::value::{INFINITE, is_mate, to_score};
+use crate::search::{RootMove, Shared, Worker, is_proven};
+use crate::time::{self, Budget};
+use crate::tt::Table;
+
+/// The deepest iteration.
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+
+/// A Morris engine: it owns its transposition table and searches games' positions.
+///
+/// ```
+/// use morris_core::{Game, Position, Variant};
+/// use morris_engine::{Engine, EngineOptions, Limits};
+///
+/// let mut engine = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
+/// let game = Game::new(Position::start(Variant::Nine));
+/// let result = engine.search(&game, &Limits::depth(3), &mut |_| {});
+/// assert!(game.position().is_legal(result.best.unwrap()));
+/// ```
+pub struct Engine {
+    options: EngineOptions,
+    tt: Table,
+    tb: Option<Arc<dyn Probe>>,
+    heuristics: Heuristics,
+    entropy: u64,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("options", &self.options)
+            .field("tablebase", &self.tb.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+fn fresh_entropy() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    Rng::new(nanos ^ n.rotate_left(32) ^ u64::from(std::process::id())).next_u64()
+}
+
+/// A key for the rules, mixed into the table's keys.
+fn rules_salt(pos: &Position) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    pos.rules().hash(&mut h);
+    h.finish()
+}
+
+/// What the main thread's iterations found.
+struct Outcome {
+    moves: Vec<RootMove>,
+    depth: u32,
+}
+
+impl Engine {
+    /// An engine with these options (brought into their ranges).
+    pub fn new(options: EngineOptions) -> Engine {
+        let options = options.clamped();
+        Engine {
+            tt: Table::new(options.hash_mb),
+            options,
+            tb: None,
+            heuristics: Heuristics::new(),
+            entropy: fresh_entropy(),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Changes the options; a new hash size replaces the table (and forgets it).
+    pub fn set_options(&mut self, options: EngineOptions) {
+        let options = options.clamped();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Table::new(options.hash_mb);
+        }
+        self.options = options;
+    }
+
+    /// Sets or removes the tablebase the search probes.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<dyn Probe>>) {
+        self.tb = tb;
+    }
+
+    /// Forgets what earlier games taught: the table and the history of plies; a new game also
+    /// draws new random choices unless a seed is set.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.heuristics = Heuristics::new();
+        self.entropy = fresh_entropy();
+    }
+
+    /// Searches the game's current position (the history is used for repetition).
+    ///
+    /// Calls `on_info` after every finished iteration of the main thread, once per line of
+    /// analysis. When the game is over, returns at once with `best: None`.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let pos = *game.position();
+        if let Some(outcome) = game.outcome() {
+            let score = match outcome.winner {
+                None => Score::Cp(0),
+                Some(_) => Score::Mate(0),
+            };
+            return SearchResult {
+                best: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                root: Vec::new(),
+            };
+        }
+        let profile = level::profile(self.options.level, &pos);
+        let multi_pv = if profile.choose {
+            usize::MAX
+        } else {
+            self.options.multi_pv
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .min(profile.depth.unwrap_or(MAX_DEPTH))
+            .clamp(1, MAX_DEPTH);
+        let budget = time::budget(limits, &pos);
+        let positions = game.positions();
+        let window = (pos.plies_since_removal() as usize).min(positions.len() - 1);
+        let prior: Vec<u64> = positions[positions.len() - 1 - window..positions.len() - 1]
+            .iter()
+            .map(Position::hash)
+            .collect();
+
+        self.tt.new_search();
+        self.heuristics.age();
+        let abort = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &limits.stop,
+            abort: &abort,
+            nodes: &nodes,
+            deadline: budget.hard.map(|d| start + d),
+            node_limit: limits.nodes,
+            tb: self.tb.as_deref(),
+            salt: rules_salt(&pos),
+            prior: &prior,
+            quiescence: profile.quiescence,
+        };
+        let root_moves = self.root_moves(&pos, &shared);
+        let threads = self.options.threads;
+        let report_lines = self.options.multi_pv;
+        let mut heuristics = std::mem::take(&mut self.heuristics);
+        let job = Job {
+            pos: &pos,
+            max_depth,
+            multi_pv,
+            report_lines,
+            budget,
+            start,
+            limits,
+        };
+        let outcome = std::thread::scope(|scope| {
+            for helper in 1..threads {
+                let shared = &shared;
+                let moves = root_moves.clone();
+                let job = &job;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, Heuristics::new());
+                    iterate(&mut worker, job, moves, helper, None);
+                    worker.flush();
+                });
+            }
+            let mut worker = Worker::new(&shared, std::mem::take(&mut heuristics));
+            let outcome = iterate(&mut worker, &job, root_moves, 0, Some(on_info));
+            abort.store(true, Ordering::Relaxed);
+            worker.flush();
+            heuristics = std::mem::take(&mut worker.heuristics);
+            outcome
+        });
+        self.heuristics = heuristics;
+
+        let mut moves = outcome.moves;
+        let mut chosen = 0;
+        if profile.choose && outcome.depth > 0 {
+            let seed = self.options.seed.unwrap_or(self.entropy)
+                ^ pos.hash()
+                ^ (game.plies().len() as u64).rotate_left(40);
+            let mut rng = Rng::new(seed);
+            let values: Vec<i32> = moves.iter().map(|m| m.value).collect();
+            chosen = level::choose(&values, &profile, &mut rng);
+        }
+        let root = if multi_pv > 1 && outcome.depth > 0 {
+            moves.iter().map(|m| (m.ply, to_score(m.value))).collect()
+        } else {
+            Vec::new()
+        };
+        let best = moves.swap_remove(chosen);
+        SearchResult {
+            best: Some(best.ply),
+            score: if outcome.depth > 0 {
+                to_score(best.value)
+            } else {
+                Score::Cp(0)
+            },
+            depth: outcome.depth,
+            nodes: nodes.load(Ordering::Relaxed),
+            pv: best.pv,
+            root,
+        }
+    }
+
+    /// The root plies in a first order: the table's ply, removals, blocks, history.
+    fn root_moves(&self, pos: &Position, shared: &Shared<'_>) -> Vec<RootMove> {
+        let plies = pos.legal_plies();
+        let table = shared
+            .tt
+            .probe(pos.hash() ^ shared.salt)
+            .and_then(|e| e.ply_index)
+            .map(usize::from)
+            .filter(|&i| i < plies.len());
+        let mut picker = Picker::new(pos, plies, table, &self.heuristics, 0);
+        let mut moves = Vec::with_capacity(picker.len());
+        while let Some((ply, _, _)) = picker.next() {
+            moves.push(RootMove {
+                ply,
+                value: 0,
+                exact: false,
+                pv: vec![ply],
+            });
+        }
+        moves
+    }
+}
+
+/// What every thread's iterations share.
+struct Job<'a> {
+    pos: &'a Position,
+    max_depth: u32,
+    multi_pv: usize,
+    report_lines: usize,
+    budget: Budget,
+    start: Instant,
+    limits: &'a Limits,
+}
+
+/// Iterative deepening with an aspiration window, in one thread.
+fn iterate(
+    worker: &mut Worker<'_>,
+    job: &Job<'_>,
+    mut moves: Vec<RootMove>,
+    helper: usize,
+    mut on_info: Option<&mut dyn FnMut(&Info)>,
+) -> Outcome {
+    let mut completed = 0;
+    let mut last_moves = moves.clone();
+    let mut previous = 0;
+    for depth in 1..=job.max_depth {
+        if helper % 2 == 1 && depth > 2 && depth % 2 == 0 {
+            continue;
+        }
+        let d = depth as i32;
+        // The first iteration always finishes, so that there is a ply to play.
+        worker.armed = completed > 0;
+        let single = job.multi_pv == 1;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if single && depth >= 4 && !is_mate(previous) {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        let value = loop {
+            let v = worker.root(job.pos, d, alpha, beta, &mut moves, job.multi_pv);
+            if worker.stopped {
+                break v;
+            }
+            if v <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITE);
+            } else if v >= beta && beta < INFINITE {
+                beta = (v + delta).min(INFINITE);
+            } else {
+                break v;
+            }
+            delta *= 2;
+            if delta > 400 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        };
+        if worker.stopped {
+            if completed == 0 {
+                last_moves = moves;
+            } else if moves.first().map(|m| m.ply) != last_moves.first().map(|m| m.ply)
+                && job.multi_pv == 1
+            {
+                // A ply that beat the last best within this unfinished iteration.
+                last_moves = moves;
+            }
+            break;
+        }
+        previous = value;
+        completed = depth;
+        last_moves.clone_from(&moves);
+        if let Some(report) = on_info.as_deref_mut() {
+            let nodes = worker.total_nodes();
+            let time = job.start.elapsed();
+            for (i, m) in moves.iter().take(job.report_lines).enumerate() {
+                report(&Info {
+                    depth,
+                    multipv: i + 1,
+                    score: to_score(m.value),
+                    nodes,
+                    nps: nps(nodes, time),
+                    time,
+                    pv: m.pv.clone(),
+                });
+            }
+        }
+        if helper > 0 {
+            continue;
+        }
+        if !job.limits.infinite {
+            if is_proven(value, d) && job.multi_pv == 1 {
+                break;
+            }
+            if moves.len() == 1 && job.limits.clock.is_some() {
+                break;
+            }
+            if let Some(soft) = job.budget.soft {
+                if job.start.elapsed() >= soft * 11 / 20 {
+                    break;
+                }
+            }
+        }
+    }
+    Outcome {
+        moves: last_moves,
+        depth: completed,
+    }
+}
+
+/// Nodes per second.
+pub(crate) fn nps(nodes: u64, time: Duration) -> u64 {
+    let micros = time.as_micros().max(1);
+    (u128::from(nodes) * 1_000_000 / micros) as u64
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics::new()
+    }
+}
