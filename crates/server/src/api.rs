@@ -16,7 +16,7 @@ use crate::computer::LEVELS;
 use crate::error::ApiError;
 use crate::game_state::GameState;
 use crate::request::{ApiJson, DrawRequest, MoveRequest, NewGame, TokenQuery, TokenRequest};
-use crate::response::{Created, GameView, VariantView};
+use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
 
 /// The address of the client, when the server knows it.
@@ -218,6 +218,42 @@ pub async fn draw(
         .change(&live, |s| s.draw(token, request.action, accepts))
         .await?;
     Ok(Json(GameView::new(&state, Some(token))))
+}
+
+/// Hints and analyses are off in a game between two people online while it is played.
+fn coaching_allowed(state: &GameState) -> Result<(), ApiError> {
+    if state.opponent == Opponent::Friend && !state.is_over() {
+        return Err(ApiError::Conflict(
+            "hints and analysis are off in a game against a friend until it is over".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `GET /api/games/{id}/hint`
+pub async fn hint(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<HintView>, ApiError> {
+    let state = app.game(&id).await?.snapshot().await;
+    coaching_allowed(&state)?;
+    if let Some(o) = state.game.outcome() {
+        return Err(ApiError::Conflict(format!(
+            "the game is over: {}",
+            o.describe()
+        )));
+    }
+    Ok(Json(app.computer.hint(state.game).await?))
+}
+
+/// `GET /api/games/{id}/analysis`
+pub async fn analysis(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<AnalysisView>, ApiError> {
+    let state = app.game(&id).await?.snapshot().await;
+    coaching_allowed(&state)?;
+    Ok(Json(app.computer.analyse(state.game).await?))
 }
 
 /// `GET /api/games/{id}/record`

@@ -105,9 +105,15 @@ pub fn default_db_path() -> PathBuf {
 pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     let store = Store::open(&config.db)?;
     let computer = match config.engine_threads {
-        Some(n) => Computer::new(n, config.tablebases.clone()),
-        None => Computer::for_this_machine(config.tablebases.clone()),
+        Some(n) => Computer::new(n),
+        None => Computer::for_this_machine(),
     };
+    if let Some(dir) = &config.tablebases {
+        tracing::warn!(
+            "this build cannot read tablebase files yet: {} is not used",
+            dir.display()
+        );
+    }
     let app = Arc::new(AppState::new(store, computer, config.limits));
     match app.resume_computer_games().await {
         Ok(0) => {}
@@ -128,6 +134,8 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/games/{id}/takeback", post(api::takeback))
         .route("/games/{id}/resign", post(api::resign))
         .route("/games/{id}/draw", post(api::draw))
+        .route("/games/{id}/hint", get(api::hint))
+        .route("/games/{id}/analysis", get(api::analysis))
         .route("/games/{id}/record", get(api::record))
         .route("/games/{id}/ws", get(ws::watch))
         .fallback(api::unknown)

@@ -441,3 +441,106 @@ async fn games_carry_on_after_the_server_restarts_on_the_same_file() {
     server.stop().await;
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_is_played_to_its_end() {
+    let server = Server::in_memory().await;
+    let created = server
+        .create(json!({"opponent": "computer", "level": 1, "color": "black", "name": "Bo"}))
+        .await;
+    let id = s(&created["id"]).to_owned();
+    let token = s(&created["token"]).to_owned();
+    assert_eq!(created["game"]["players"]["white"]["kind"], "computer");
+    assert_eq!(created["game"]["players"]["white"]["level"], 1);
+    assert_eq!(created["game"]["thinking"], true, "the computer opens");
+    let mut socket = server.watch(&id).await;
+    let mut game = next_game(&mut socket).await;
+    let mut rng = Lcg(11);
+    let mut plies = 0;
+    loop {
+        while game["thinking"] == true {
+            game = next_game(&mut socket).await;
+        }
+        if game["status"] == "over" {
+            break;
+        }
+        assert_eq!(game["turn"], "black");
+        assert_eq!(server.play(&id, &token, "zz").await.0, 400);
+        let legal = strings(&game["legal"]);
+        let ply = &legal[rng.below(legal.len())];
+        let (status, after) = server.play(&id, &token, ply).await;
+        if status == 409 && after["error"].as_str().unwrap().contains("over") {
+            continue;
+        }
+        assert_eq!(status, 200, "{after}");
+        game = after;
+        plies += 1;
+        assert!(plies < 1000);
+    }
+    assert!(game["result"]["text"].is_string(), "{game}");
+    let (status, _) = server.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(status, 409, "no hint in a finished game");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_analyses_takebacks_and_draws_against_the_computer() {
+    let server = Server::in_memory().await;
+    let created = server
+        .create(json!({"opponent": "computer", "level": 2}))
+        .await;
+    let id = s(&created["id"]).to_owned();
+    let token = s(&created["token"]).to_owned();
+    let (status, hint) = server.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(status, 200, "{hint}");
+    let legal = strings(&created["game"]["legal"]);
+    assert!(legal.contains(&s(&hint["move"]).to_owned()));
+    assert!(s(&hint["score"]).starts_with("cp ") || s(&hint["score"]).starts_with("mate "));
+    let (status, analysis) = server.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["source"], "engine");
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 24, "every legal ply is scored");
+    assert_eq!(moves[0]["grade"], "best");
+
+    let mut socket = server.watch(&id).await;
+    let (status, after) = server.play(&id, &token, "d6").await;
+    assert_eq!(status, 200);
+    assert_eq!(after["thinking"], true);
+    let replied = game_at(&mut socket, 3).await;
+    assert_eq!(replied["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(replied["thinking"], false);
+    let (status, back) = server
+        .post(
+            &format!("/api/games/{id}/takeback"),
+            json!({"token": token}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        back["moves"],
+        json!([]),
+        "the reply and the ply are taken back"
+    );
+
+    let (status, offered) = server
+        .post(
+            &format!("/api/games/{id}/draw"),
+            json!({"token": token, "action": "offer"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(offered["draw_offer"], Value::Null, "answered at once");
+    let (status, _) = server
+        .post(&format!("/api/games/{id}/resign"), json!({"token": token}))
+        .await;
+    assert_eq!(status, 200);
+
+    let friend = server.create(json!({"opponent": "friend"})).await;
+    let (status, body) = server
+        .get(&format!("/api/games/{}/hint", s(&friend["id"])))
+        .await;
+    assert_eq!(status, 409);
+    assert!(s(&body["error"]).contains("friend"));
+    server.stop().await;
+}
