@@ -239,3 +239,57 @@ async fn sigkill_loses_no_acknowledged_ply_and_games_carry_on() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+async fn get_game(client: &reqwest::Client, base: &str, id: &str) -> Value {
+    client
+        .get(format!("{base}/api/games/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_moves_after_a_restart_when_it_was_thinking() {
+    let dir = std::env::temp_dir().join(format!("morris-crash-computer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("games.db");
+    let client = reqwest::Client::new();
+    let server = Serve::start(&db);
+    // Level 10 thinks for seconds: the kill comes while it thinks.
+    let seats = create(
+        &client,
+        &server.base,
+        json!({"opponent": "computer", "level": 10, "color": "white"}),
+    )
+    .await;
+    let r = client
+        .post(format!("{}/api/games/{}/moves", server.base, seats.id))
+        .json(&json!({"move": "d6", "token": seats.white}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let after: Value = r.json().await.unwrap();
+    assert_eq!(after["thinking"], true);
+    server.kill();
+
+    let server = Serve::start(&db);
+    let game = get_game(&client, &server.base, &seats.id).await;
+    assert_eq!(moves(&game), ["d6"], "the acknowledged ply is kept");
+    let mut game = game;
+    for _ in 0..100 {
+        if game["thinking"] == false {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        game = get_game(&client, &server.base, &seats.id).await;
+    }
+    assert_eq!(game["thinking"], false, "the computer has answered: {game}");
+    assert_eq!(moves(&game).len(), 2);
+    assert_eq!(game["turn"], "white");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
