@@ -23,10 +23,10 @@ const state = {
   busy: false, // a request that changes the game is under way
   anim: null, // what the next render animates
   dragging: false,
-  hint: null, // {ply, score, version}
+  hint: null, // {ply, score}
   preview: null, // a ply from the analysis list shown on the board
   analysisOn: false,
-  analysis: null, // {version, data}
+  analysis: null, // {key, data}: the analysis of the position positionKey() names
   review: null, // number of plies shown while looking back; null: the live position
   inviteHidden: false,
   live: null,
@@ -54,10 +54,13 @@ function canMove() {
 
 const hasSeat = () => Boolean(state.token && state.you);
 
+/** What a ply, hint or analysis depends on: the position and the plies that led to it. */
+const positionKey = (g) => (g ? `${g.position}|${g.moves.length}|${g.status}` : '');
+
 /** The best grade of the analysed plies among `plies`, or null. */
 function bestGrade(plies) {
   const a = state.analysis;
-  if (!state.analysisOn || !a || a.version !== state.game?.version) return null;
+  if (!state.analysisOn || !a?.data || a.key !== positionKey(state.game)) return null;
   let best = null;
   for (const p of plies) {
     const m = a.data.moves.find((x) => x.move === p.text);
@@ -258,7 +261,7 @@ function renderAnalysisPanel() {
   panel.hidden = !state.analysisOn || state.game?.status !== 'playing';
   if (panel.hidden) return;
   const a = state.analysis;
-  const fresh = a && a.version === state.game.version ? a.data : null;
+  const fresh = a && a.key === positionKey(state.game) ? a.data : null;
   renderAnalysis($('analysis-list'), $('analysis-source'), fresh, (move) => {
     state.preview = parsePly(move);
     render();
@@ -305,13 +308,21 @@ function apply(game) {
     said.push(`${describePly(text, colorOfPly(game, game.moves.length - 1))}.`);
   }
   if (game.status === 'over' && game.result && old?.status !== 'over') said.push(`${game.result.text}.`);
+  if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
+    showNotice('Your draw offer was declined.');
+  }
   if (said.length) announce(said.join(' '));
 
+  // A change beside the board (a draw offer, the computer starting to think) keeps the
+  // half-made ply and the hint; a new position starts afresh.
+  const moved = positionKey(old) !== positionKey(game);
   state.game = game;
   state.inFlight = null;
-  state.builder = new PlyBuilder(game.legal);
-  state.hint = null;
-  state.preview = null;
+  if (moved || game.thinking) {
+    state.builder = new PlyBuilder(game.legal);
+    state.hint = null;
+    state.preview = null;
+  }
   if (state.review !== null && state.review > game.moves.length) state.review = null;
   if (state.analysisOn) fetchAnalysis();
   render();
@@ -381,15 +392,17 @@ async function createGame(options) {
 
 /** Runs a request that changes the game, showing its error and rendering its answer. */
 async function act(request) {
-  if (state.busy || !state.id) return;
+  if (state.busy || !state.id) return false;
   state.busy = true;
   render();
   try {
     apply(await request());
+    return true;
   } catch (err) {
     state.inFlight = null;
     state.builder.reset();
     showError(err.message);
+    return false;
   } finally {
     state.busy = false;
     render();
@@ -404,12 +417,13 @@ function submitPly(text) {
 
 async function fetchAnalysis() {
   const g = state.game;
-  if (!g || g.status !== 'playing' || state.analysis?.version === g.version) return;
-  const version = g.version;
-  state.analysis = { version: -1, data: null };
+  // Nothing to grade once the game is over, nor while the engine is busy with its own ply.
+  const key = positionKey(g);
+  if (!g || g.status !== 'playing' || g.thinking || state.analysis?.key === key) return;
+  state.analysis = { key, data: null };
   try {
     const data = await api.analysis(state.id);
-    if (state.game?.version === version) state.analysis = { version, data };
+    if (positionKey(state.game) === key) state.analysis = { key, data };
   } catch (err) {
     state.analysisOn = false;
     showError(err.message);
@@ -496,8 +510,10 @@ function announce(text) {
 }
 
 let errorTimer;
-function showError(message) {
+/** The dismissible banner: server errors, and (as a notice) news that is not an error. */
+function showError(message, kind = 'error') {
   $('error-text').textContent = message;
+  $('error').dataset.kind = kind;
   $('error').hidden = false;
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => {
@@ -505,17 +521,19 @@ function showError(message) {
   }, 10000);
 }
 
+const showNotice = (message) => showError(message, 'notice');
+
 function wireButtons() {
   const on = (id, fn) => $(id).addEventListener('click', fn);
   on('btn-new', () => dialogs.openNewGame(state.variant?.name));
   on('btn-import', () => dialogs.openImport());
   on('btn-takeback', () => act(() => api.takeback(state.id, state.token)));
   on('btn-hint', async () => {
-    const version = state.game?.version;
+    const key = positionKey(state.game);
     try {
       const res = await api.hint(state.id);
-      if (state.game?.version !== version) return;
-      state.hint = { ply: parsePly(res.move), score: res.score, version };
+      if (positionKey(state.game) !== key) return;
+      state.hint = { ply: parsePly(res.move), score: res.score };
       announce(`Hint: ${res.move}`);
       render();
     } catch (err) {
@@ -531,7 +549,12 @@ function wireButtons() {
   on('btn-resign', async () => {
     if (await dialogs.confirm('Resign this game?', 'Resign')) act(() => api.resign(state.id, state.token));
   });
-  on('btn-draw', () => act(() => api.draw(state.id, state.token, 'offer')));
+  on('btn-draw', async () => {
+    if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
+    // The computer answers at once: an offer that is gone from a game still on was declined.
+    const g = state.game;
+    if (g.status === 'playing' && !g.draw_offer) showNotice('The draw offer was declined.');
+  });
   on('btn-draw-accept', () => act(() => api.draw(state.id, state.token, 'accept')));
   on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
   on('btn-export', async () => {
@@ -567,9 +590,12 @@ async function main() {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !document.querySelector('dialog[open]')) cancel();
   });
-  // A click anywhere off the board's points cancels a half-made ply.
+  // A click anywhere off the board's points cancels a half-made ply (the board itself
+  // reports clicks beside its points; the analysis list shows plies on the board).
+  // The event's path is taken, not target.closest(): a render may have detached the target.
   document.addEventListener('click', (e) => {
-    if (!e.target.closest('#board, dialog')) cancel();
+    const keep = e.composedPath().some((n) => n instanceof Element && n.matches('#board, dialog, #analysis-panel'));
+    if (!keep) cancel();
   });
   window.addEventListener('popstate', route);
   try {

@@ -1,9 +1,10 @@
 // The SVG board: lines and points from the variant's data, pieces, marks of the last ply,
 // the hint and the analysis, animations, and input (click, tap, drag, keyboard).
 //
-// Layers, bottom to top: wood, lines and dots, labels, marks (last ply, hint), pieces,
-// effects (removed pieces fading out), points (transparent hit areas carrying the classes the
-// tests read: data-point, piece-white/black, target, movable, removable, selected, last), drag.
+// Layers, bottom to top: wood, lines and dots, labels, marks of the last ply, pieces,
+// effects (removed pieces fading out), marks of the hint, points (transparent hit areas
+// carrying what the tests read: data-point and the classes piece-white/black, target,
+// movable, removable, selected, last), and the piece being dragged.
 
 const NS = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // user units between neighbouring grid lines
@@ -101,9 +102,9 @@ export class Board {
     }
 
     this.lastLayer = svgEl('g', { class: 'marks' }, svg);
-    this.hintLayer = svgEl('g', { class: 'marks hint-marks' }, svg);
     this.pieceLayer = svgEl('g', { class: 'pieces' }, svg);
     this.effectLayer = svgEl('g', { class: 'effects' }, svg);
+    this.hintLayer = svgEl('g', { class: 'marks hint-marks' }, svg);
     this.pointLayer = svgEl('g', { class: 'points' }, svg);
     this.dragLayer = svgEl('g', { class: 'drag' }, svg);
 
@@ -169,8 +170,6 @@ export class Board {
       g.setAttribute('class', ['point', color ? `piece-${color}` : 'empty', ...classes].join(' '));
       const extra = view.labels?.get(name);
       g.setAttribute('aria-label', `${name}, ${color ? `${color} piece` : 'empty'}${extra ? `, ${extra}` : ''}`);
-      if (this.draggable.has(name)) g.setAttribute('aria-grabbed', 'false');
-      else g.removeAttribute('aria-grabbed');
     }
     this.renderMarks('last', this.lastLayer, view.last, true);
     this.renderMarks('hint', this.hintLayer, view.hint, false);
@@ -226,7 +225,7 @@ export class Board {
         'marker-end': kind === 'hint' ? 'url(#arrow)' : '',
       }, layer);
     }
-    svgEl('circle', { class: `${kind}-to`, cx: to.x, cy: to.y, r: r + 8 }, layer);
+    svgEl('circle', { class: `${kind}-to`, cx: to.x, cy: to.y, r: kind === 'hint' ? r + 15 : r + 8 }, layer);
     for (const name of ply.removes) {
       const p = this.points.get(name);
       if (!p) continue;

@@ -117,10 +117,6 @@ export class Dialogs {
       return { variant: tag ? tag[1].trim().toLowerCase() : 'nine', record, ...common(form) };
     }, create);
 
-    const level = this.newGame.querySelector('[name=level]');
-    level.addEventListener('input', () => {
-      this.newGame.querySelector('output').textContent = level.value;
-    });
     $('export-close').addEventListener('click', () => this.exporter.close());
     $('export-copy').addEventListener('click', async (e) => {
       flash(e.currentTarget, (await copyText($('record-text').value)) ? 'Copied' : 'Copy failed');

@@ -33,8 +33,7 @@ export function renderPlayer(el, color, game, you, counts) {
   const who = h('div', 'who');
   who.append(h('span', `disc big ${color}`));
   const names = h('div', 'names');
-  let name = player?.name || cap(color);
-  names.append(h('span', 'name', name));
+  names.append(h('span', 'name', player?.name || cap(color)));
   let role = cap(color);
   if (player?.kind === 'computer') role += ` · Computer${player.level ? `, level ${player.level}` : ''}`;
   if (you === color || you === 'both') role += ' · You';
@@ -49,9 +48,9 @@ export function renderPlayer(el, color, game, you, counts) {
   discs.setAttribute('aria-hidden', 'true');
   for (let i = 0; i < inHand; i++) discs.append(h('span', `disc ${color}`));
   hand.append(discs);
-  const counts = h('div', 'counts');
-  counts.append(h('span', 'count', `${inHand} in hand`), h('span', 'count', `${onBoard} on board`));
-  hand.append(counts);
+  const numbers = h('div', 'counts');
+  numbers.append(h('span', 'count', `${inHand} in hand`), h('span', 'count', `${onBoard} on board`));
+  hand.append(numbers);
   el.append(hand);
   if (toMove) el.append(h('span', 'move-dot'));
 }
@@ -61,6 +60,7 @@ export function renderPlayer(el, color, game, you, counts) {
  * move number is drawn by CSS from data-num so that an item's text is exactly its ply.
  */
 export function renderMoves(list, game, reviewing, onPick) {
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
   list.replaceChildren();
   if (!game) return;
   const start = sideOf(game.start);
@@ -90,6 +90,8 @@ export function renderMoves(list, game, reviewing, onPick) {
   });
   // Follow the live game by scrolling the list itself (never the page).
   if (reviewing === null) list.scrollTop = list.scrollHeight;
+  // The list is rebuilt on every render: keep the keyboard focus where it was.
+  if (focused !== null) list.querySelector(`[data-index="${focused}"]`)?.focus();
 }
 
 const GRADE_WORDS = {
@@ -112,6 +114,7 @@ export function scoreWords(score) {
 
 /** The analysis list: every legal ply with its score and grade, best first. */
 export function renderAnalysis(list, caption, data, onPick) {
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   list.replaceChildren();
   if (!data) {
     caption.textContent = 'Analysing…';
@@ -128,5 +131,6 @@ export function renderAnalysis(list, caption, data, onPick) {
     b.addEventListener('click', () => onPick(m.move));
     li.append(b);
     list.append(li);
+    if (m.move === focused) b.focus();
   }
 }

@@ -96,6 +96,8 @@ export class PlyBuilder {
     if (!target) {
       const was = this.started;
       this.reset();
+      // In Lasker a click on an empty point while a piece is chosen starts a placement.
+      if (step === 'to' && this.targets().has(point)) return this.choose(point);
       return was ? { cancelled: true } : {};
     }
     if (step === 'start') {
