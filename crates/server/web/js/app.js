@@ -245,8 +245,10 @@ function renderButtons() {
     $(id).disabled = !enabled || state.busy;
   };
   set('btn-takeback', seat && g?.moves.length > 0 && !g.thinking);
-  set('btn-hint', playing && g.legal.length > 0);
-  set('btn-analysis', playing);
+  // The server gives no hints or analyses in a game against a friend while it is played.
+  const coaching = playing && g.opponent !== 'friend';
+  set('btn-hint', coaching && g.legal.length > 0);
+  set('btn-analysis', coaching);
   set('btn-resign', seat && playing);
   const offered = g?.draw_offer && g.draw_offer === state.you;
   set('btn-draw', seat && playing && !g.draw_offer);
