@@ -1,9 +1,14 @@
 //! The `morris` command line.
 
+mod bench;
 mod cli;
+mod engine;
 mod loadtest;
+mod matches;
+mod play;
 mod position_args;
 mod serve;
+mod tb;
 
 use std::process::ExitCode;
 

@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// ~/.local/share/morris/morris.db].
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
-    /// A folder of tablebase files for the computer player.
+    /// A folder of tablebase files that the computer player, hints and analyses probe
+    /// (created if missing, with the 3-against-3 endgame of nine built in it).
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
     /// Games one address may create per minute (0: no limit).
@@ -31,16 +32,16 @@ pub struct ServeArgs {
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
-    if let Some(dir) = &args.tablebases {
-        if !dir.is_dir() {
-            return Err(Failure(format!(
-                "the tablebase folder {} does not exist",
-                dir.display()
-            )));
-        }
-    }
     let mut config = Config::new(args.addr, args.db.unwrap_or_else(default_db_path));
-    config.tablebases = args.tablebases;
+    if let Some(dir) = &args.tablebases {
+        let tablebase = morris_tablebase::open_tablebase(dir).map_err(|e| {
+            Failure(format!(
+                "cannot open the tablebases in {}: {e}",
+                dir.display()
+            ))
+        })?;
+        config.tablebase = Some(tablebase);
+    }
     config.limits.games_per_minute = args.games_per_minute;
     config.engine_threads = args.engine_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()

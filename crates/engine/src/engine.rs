@@ -10,7 +10,7 @@ use morris_core::{Game, Position};
 use crate::level::{self, Rng};
 use crate::limits::{EngineOptions, Info, Limits, SearchResult};
 use crate::ordering::{Heuristics, MAX_PLY, Picker};
-use crate::probe::Probe;
+use crate::probe::{Probe, TbValue};
 use crate::score::Score;
 use crate::score::value::{INFINITE, is_mate, to_score};
 use crate::search::{RootMove, Shared, Worker, is_proven};
@@ -65,7 +65,7 @@ fn rules_salt(pos: &Position) -> u64 {
 }
 
 /// What the main thread's iterations found.
-struct Outcome {
+struct Iterations {
     moves: Vec<RootMove>,
     depth: u32,
 }
@@ -73,9 +73,11 @@ struct Outcome {
 impl Engine {
     /// An engine with these options (brought into their ranges).
     pub fn new(options: EngineOptions) -> Engine {
-        let options = options.clamped();
+        let mut options = options.clamped();
+        let tt = Table::new(options.hash_mb);
+        options.hash_mb = options.hash_mb.min(tt.mb().max(1));
         Engine {
-            tt: Table::new(options.hash_mb),
+            tt,
             options,
             tb: None,
             heuristics: Heuristics::new(),
@@ -88,11 +90,15 @@ impl Engine {
         &self.options
     }
 
-    /// Changes the options; a new hash size replaces the table (and forgets it).
+    /// Changes the options; a new hash size replaces the table (and forgets it). A table that
+    /// cannot be allocated is made as large as it can be, and `options().hash_mb` says so.
     pub fn set_options(&mut self, options: EngineOptions) {
-        let options = options.clamped();
+        let mut options = options.clamped();
         if options.hash_mb != self.options.hash_mb {
+            // Free the old table first, so that its memory can be used for the new one.
+            self.tt = Table::new(1);
             self.tt = Table::new(options.hash_mb);
+            options.hash_mb = options.hash_mb.min(self.tt.mb().max(1));
         }
         self.options = options;
     }
@@ -165,7 +171,10 @@ impl Engine {
             abort: &abort,
             nodes: &nodes,
             deadline: budget.hard.map(|d| start + d),
-            node_limit: limits.nodes,
+            node_limit: match (limits.nodes, profile.nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             tb: self.tb.as_deref(),
             salt: rules_salt(&pos),
             prior: &prior,
@@ -249,12 +258,41 @@ impl Engine {
             moves.push(RootMove {
                 ply,
                 value: 0,
-                exact: false,
                 pv: vec![ply],
             });
         }
+        if let Some(tb) = shared.tb {
+            keep_table_best(pos, tb, &mut moves);
+        }
         moves
     }
+}
+
+/// Where the tablebase holds every child of the root, keeps only the plies that are best by
+/// it: the shortest win, the longest resistance, a draw rather than a loss. The search then
+/// only chooses among perfect plies, however little time it has.
+fn keep_table_best(pos: &Position, tb: &dyn Probe, moves: &mut Vec<RootMove>) {
+    if pos.in_hand(pos.turn()) != 0 || pos.in_hand(!pos.turn()) != 0 {
+        return;
+    }
+    let mut keys = Vec::with_capacity(moves.len());
+    for m in moves.iter() {
+        let mut child = *pos;
+        child.play_unchecked(m.ply);
+        // The child's value is the opponent's: a loss there is a win here, sooner is better.
+        let key = match tb.probe(&child) {
+            Some(TbValue::Loss(d)) => i32::from(u16::MAX) - i32::from(d),
+            Some(TbValue::Draw) => 0,
+            Some(TbValue::Win(d)) => -i32::from(u16::MAX) + i32::from(d),
+            None => return,
+        };
+        keys.push(key);
+    }
+    let Some(&best) = keys.iter().max() else {
+        return;
+    };
+    let mut keys = keys.into_iter();
+    moves.retain(|_| keys.next() == Some(best));
 }
 
 /// What every thread's iterations share.
@@ -275,7 +313,7 @@ fn iterate(
     mut moves: Vec<RootMove>,
     helper: usize,
     mut on_info: Option<&mut dyn FnMut(&Info)>,
-) -> Outcome {
+) -> Iterations {
     let mut completed = 0;
     let mut last_moves = moves.clone();
     let mut previous = 0;
@@ -358,7 +396,7 @@ fn iterate(
             }
         }
     }
-    Outcome {
+    Iterations {
         moves: last_moves,
         depth: completed,
     }

@@ -52,18 +52,30 @@ pub use error::ApiError;
 pub use store::{Store, StoreError};
 
 /// How the server runs.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Config {
     /// The address to listen on.
     pub addr: SocketAddr,
     /// The database file (`:memory:` for one that is not kept).
     pub db: PathBuf,
-    /// A folder of tablebase files for the computer player.
-    pub tablebases: Option<PathBuf>,
+    /// Tablebases that the computer player, hints and analyses probe.
+    pub tablebase: Option<Arc<dyn morris_engine::Probe>>,
     /// The limits.
     pub limits: Limits,
     /// Searches run at once (default: the number of cores).
     pub engine_threads: Option<usize>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("tablebase", &self.tablebase.is_some())
+            .field("limits", &self.limits)
+            .field("engine_threads", &self.engine_threads)
+            .finish()
+    }
 }
 
 impl Config {
@@ -72,7 +84,7 @@ impl Config {
         Config {
             addr,
             db,
-            tablebases: None,
+            tablebase: None,
             limits: Limits::default(),
             engine_threads: None,
         }
@@ -104,15 +116,12 @@ pub fn default_db_path() -> PathBuf {
 /// When the database cannot be opened or read.
 pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     let store = Store::open(&config.db)?;
-    let computer = match config.engine_threads {
+    let mut computer = match config.engine_threads {
         Some(n) => Computer::new(n),
         None => Computer::for_this_machine(),
     };
-    if let Some(dir) = &config.tablebases {
-        tracing::warn!(
-            "this build cannot read tablebase files yet: {} is not used",
-            dir.display()
-        );
+    if let Some(tablebase) = &config.tablebase {
+        computer = computer.with_tablebase(tablebase.clone());
     }
     let app = Arc::new(AppState::new(store, computer, config.limits));
     match app.resume_computer_games().await {

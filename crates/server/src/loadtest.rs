@@ -290,10 +290,10 @@ impl Slot {
         let mut played = 0;
         while played < self.plies && Instant::now() < self.deadline {
             match self.game(&mut played).await {
-                Ok(true) => {
+                Ok(End::Finished) => {
                     self.totals.finished.fetch_add(1, Ordering::Relaxed);
                 }
-                Ok(false) => {}
+                Ok(End::Stopped) => break,
                 Err(e) => {
                     self.totals.error(e).await;
                     tokio::time::sleep(self.think).await;
@@ -302,8 +302,8 @@ impl Slot {
         }
     }
 
-    /// Plays one game; true if it reached its end.
-    async fn game(&mut self, played: &mut usize) -> Result<bool, String> {
+    /// Plays one game, until its end or the slot's plies or time run out.
+    async fn game(&mut self, played: &mut usize) -> Result<End, String> {
         let created: Created = self
             .client
             .post(format!("{}/api/games", self.base))
@@ -325,7 +325,7 @@ impl Slot {
             let jitter = 0.5 + self.random(1000) as f64 / 1000.0;
             let wake = Instant::now() + self.think.mul_f64(jitter);
             if wake >= self.deadline {
-                return Ok(false);
+                return Ok(End::Stopped);
             }
             tokio::time::sleep_until(wake.into()).await;
             let ply = game.legal[self.random(game.legal.len())].clone();
@@ -358,8 +358,20 @@ impl Slot {
             *played += 1;
             game = answer;
         }
-        Ok(game.status == "over")
+        Ok(if game.status == "over" {
+            End::Finished
+        } else {
+            End::Stopped
+        })
     }
+}
+
+/// How a slot's game ended.
+enum End {
+    /// The game is over: the slot may start another.
+    Finished,
+    /// The slot's plies or time ran out.
+    Stopped,
 }
 
 /// Opens a WebSocket and keeps the newest version it announced in a watch channel, reading

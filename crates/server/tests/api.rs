@@ -544,3 +544,32 @@ async fn hints_analyses_takebacks_and_draws_against_the_computer() {
     assert!(s(&body["error"]).contains("friend"));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyses_come_from_the_tablebase_where_it_holds_the_position() {
+    let dir = temp_dir("tablebase");
+    let tablebase = morris_tablebase::open_tablebase(&dir).unwrap();
+    let mut config = morris_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        std::path::PathBuf::from(":memory:"),
+    );
+    config.tablebase = Some(tablebase);
+    let server = Server::with_config(config).await;
+    // Three against three, nothing in hand: the 3-3 sector of nine.
+    let created = server
+        .create(json!({"opponent": "local",
+                       "position": "W../.W./W../....../..B/..B/..B w 0 0 0 20"}))
+        .await;
+    let id = s(&created["id"]);
+    let (status, analysis) = server.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["source"], "tablebase");
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(
+        moves.len(),
+        created["game"]["legal"].as_array().unwrap().len()
+    );
+    assert_eq!(moves[0]["grade"], "best");
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

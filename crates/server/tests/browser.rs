@@ -81,7 +81,10 @@ async fn start_driver(program: &Path) -> Driver {
                 return driver;
             }
         }
-        assert!(started.elapsed() < Duration::from_secs(20), "chromedriver is ready");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver is ready"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -229,7 +232,10 @@ async fn new_game(client: &Client, server: &Server, fields: Value) -> String {
         if let Some(id) = url.path().strip_prefix("/g/") {
             return id.to_owned();
         }
-        assert!(started.elapsed() < Duration::from_secs(10), "the game opens");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the game opens"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -277,7 +283,11 @@ async fn a_whole_game_against_level_1_by_clicking_the_board() {
         let ply = pick(&game, &mut rng);
         click_ply(&client, &ply).await;
         let after = server_past(&server, &id, version).await;
-        assert_eq!(after["moves"][version as usize - 1], json!(ply), "the clicks made {ply}");
+        assert_eq!(
+            after["moves"][version as usize - 1],
+            json!(ply),
+            "the clicks made {ply}"
+        );
         plies += 1;
         if plies == 12 {
             screenshot(&client, "computer-game.png").await;
@@ -286,8 +296,14 @@ async fn a_whole_game_against_level_1_by_clicking_the_board() {
     }
     let status = text_of(&client, "status").await;
     let game = api_game(&server, &id).await;
-    let result = game["result"]["text"].as_str().unwrap().trim_end_matches('.');
-    assert!(status.contains(result), "the page tells the end: {status:?}");
+    let result = game["result"]["text"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches('.');
+    assert!(
+        status.contains(result),
+        "the page tells the end: {status:?}"
+    );
     let moves = text_of(&client, "moves").await;
     assert!(moves.contains(strings(&game["moves"]).last().unwrap()));
     client.close().await.unwrap();
@@ -315,14 +331,24 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
     )
     .await;
     let invite_input = host.find(Locator::Id("invite-link")).await.unwrap();
-    let invite = invite_input.prop("value").await.unwrap().unwrap_or_default();
+    let invite = invite_input
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
     assert!(invite.contains(&format!("/g/{id}?t=")), "{invite}");
     guest.goto(&invite).await.unwrap();
     page_at(&guest, 1).await;
     let guest_url = guest.current_url().await.unwrap();
-    assert!(guest_url.query().is_none(), "the token leaves the address bar");
+    assert!(
+        guest_url.query().is_none(),
+        "the token leaves the address bar"
+    );
     let names = text_of(&guest, "player-top").await + &text_of(&guest, "player-bottom").await;
-    assert!(names.contains("<b>Ann</b>"), "the name is shown as text: {names:?}");
+    assert!(
+        names.contains("<b>Ann</b>"),
+        "the name is shown as text: {names:?}"
+    );
 
     let mut rng = Lcg(5);
     let mut plies = 0;
@@ -334,7 +360,11 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
         if game["status"] == "over" {
             break;
         }
-        let mover = if game["turn"] == "white" { &host } else { &guest };
+        let mover = if game["turn"] == "white" {
+            &host
+        } else {
+            &guest
+        };
         let ply = pick(&game, &mut rng);
         click_ply(mover, &ply).await;
         let after = server_past(&server, &id, version).await;
@@ -349,11 +379,17 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
     }
     let game = api_game(&server, &id).await;
     let last = strings(&game["moves"]).last().unwrap().clone();
-    let result = game["result"]["text"].as_str().unwrap().trim_end_matches('.');
+    let result = game["result"]["text"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches('.');
     for client in [&host, &guest] {
         assert!(text_of(client, "moves").await.contains(&last));
         let status = text_of(client, "status").await;
-        assert!(status.contains(result), "the page tells the end: {status:?}");
+        assert!(
+            status.contains(result),
+            "the page tells the end: {status:?}"
+        );
     }
     host.close().await.unwrap();
     guest.close().await.unwrap();

@@ -26,6 +26,12 @@ impl Server {
     pub async fn start(db: &Path, limits: Limits) -> Server {
         let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db.to_owned());
         config.limits = limits;
+        Server::with_config(config).await
+    }
+
+    /// Starts a server with a configuration (its address is replaced by a free port).
+    pub async fn with_config(mut config: Config) -> Server {
+        config.addr = "127.0.0.1:0".parse().unwrap();
         let app = morris_server::open(&config).await.unwrap();
         let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
