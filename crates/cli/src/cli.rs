@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
 
+use crate::loadtest::LoadArgs;
 use crate::position_args::PositionArgs;
+use crate::serve::ServeArgs;
 
 /// Nine Men's Morris and its family.
 #[derive(Debug, Parser)]
@@ -34,6 +36,11 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// The web app: play in the browser against the computer or a friend.
+    Serve(ServeArgs),
+    /// Plays many friend games at once against a server on this machine and reports the
+    /// ply round trips.
+    Loadtest(LoadArgs),
     /// Speaks the engine protocol on standard input and output.
     Engine,
     /// Searches a fixed set of positions to a fixed depth on one thread; the last line is
@@ -124,6 +131,15 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
+        Command::Serve(args) => {
+            // The server writes its own lines; release standard output to it.
+            drop(out);
+            return crate::serve::run(args);
+        }
+        Command::Loadtest(args) => {
+            drop(out);
+            return crate::loadtest::run(args);
+        }
         Command::Perft {
             position,
             depth,

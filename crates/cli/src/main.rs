@@ -3,9 +3,11 @@
 mod bench;
 mod cli;
 mod engine;
+mod loadtest;
 mod matches;
 mod play;
 mod position_args;
+mod serve;
 mod tb;
 
 use std::process::ExitCode;

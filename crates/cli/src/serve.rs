@@ -1,0 +1,89 @@
+//! `morris serve`: the web app.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+use clap::Args;
+use morris_server::{Config, Limits, default_db_path, init_logging, open, serve};
+
+use crate::cli::Failure;
+
+/// The settings of `morris serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on: loopback by default; `0.0.0.0:8080` lets other machines in.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// The database file [default: $XDG_DATA_HOME/morris/morris.db or
+    /// ~/.local/share/morris/morris.db].
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// A folder of tablebase files that the computer player, hints and analyses probe
+    /// (created if missing, with the 3-against-3 endgame of nine built in it).
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
+    /// Games one address may create per minute (0: no limit).
+    #[arg(long, default_value_t = Limits::default().games_per_minute, value_name = "N")]
+    games_per_minute: u32,
+    /// Searches of the computer player run at once [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    engine_threads: Option<usize>,
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub fn run(args: ServeArgs) -> Result<(), Failure> {
+    let mut config = Config::new(args.addr, args.db.unwrap_or_else(default_db_path));
+    if let Some(dir) = &args.tablebases {
+        let tablebase = morris_tablebase::open_tablebase(dir).map_err(|e| {
+            Failure(format!(
+                "cannot open the tablebases in {}: {e}",
+                dir.display()
+            ))
+        })?;
+        config.tablebase = Some(tablebase);
+    }
+    config.limits.games_per_minute = args.games_per_minute;
+    config.engine_threads = args.engine_threads;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        init_logging();
+        let app = open(&config).await?;
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|e| Failure(format!("cannot listen on {}: {e}", config.addr)))?;
+        let mut shown = listener.local_addr()?;
+        if shown.ip().is_unspecified() {
+            shown.set_ip(Ipv4Addr::LOCALHOST.into());
+        }
+        eprintln!("games are kept in {}", config.db.display());
+        println!("morris is running at http://{shown}/");
+        use std::io::Write as _;
+        std::io::stdout().flush()?;
+        serve(listener, app, stop_signal()).await?;
+        Ok(())
+    })
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

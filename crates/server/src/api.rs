@@ -1,0 +1,315 @@
+//! The handlers of the HTTP API (docs/api.md): each reads its request into checked values,
+//! asks the game state for the change, and answers with the game as it is after.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use morris_core::{ByColor, Color, Game, GameRecord, Position, Variant};
+
+use crate::app::AppState;
+use crate::computer::LEVELS;
+use crate::error::ApiError;
+use crate::game_state::GameState;
+use crate::request::{ApiJson, DrawRequest, MoveRequest, NewGame, TokenQuery, TokenRequest};
+use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
+use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
+
+/// The address of the client, when the server knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddr(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddr, Self::Rejection> {
+        let addr = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        Ok(ClientAddr(addr))
+    }
+}
+
+/// `GET /api/variants`
+pub async fn variants() -> Json<Vec<VariantView>> {
+    Json(Variant::ALL.into_iter().map(VariantView::new).collect())
+}
+
+/// `POST /api/games`
+pub async fn create(
+    State(app): State<Arc<AppState>>,
+    ClientAddr(client): ClientAddr,
+    ApiJson(request): ApiJson<NewGame>,
+) -> Result<impl IntoResponse, ApiError> {
+    if !app.creations.allow(client) {
+        return Err(ApiError::TooManyRequests);
+    }
+    let game = starting_game(&request)?;
+    let color = request.color.pick();
+    let creator = Token::random();
+    let other = (request.opponent == Opponent::Friend).then(Token::random);
+    let human = Player::Human(request.name.clone());
+    let (players, seats) = match request.opponent {
+        Opponent::Computer => {
+            let level = request.level.unwrap_or(3);
+            if !LEVELS.contains(&level) {
+                return Err(ApiError::BadRequest(format!(
+                    "the level must be from {} to {}, not {level}",
+                    LEVELS.start(),
+                    LEVELS.end()
+                )));
+            }
+            seated(
+                color,
+                (human, Some(creator.hash())),
+                (Player::Computer(level), None),
+            )
+        }
+        Opponent::Friend => seated(
+            color,
+            (human, Some(creator.hash())),
+            (Player::Human(None), other.as_ref().map(Token::hash)),
+        ),
+        Opponent::Local => seated(
+            color,
+            (human, Some(creator.hash())),
+            (Player::Human(None), Some(creator.hash())),
+        ),
+    };
+    let state = GameState {
+        id: GameId::random(),
+        game,
+        opponent: request.opponent,
+        players,
+        seats,
+        draw_offer: None,
+        version: 1,
+        created: unix_now(),
+    };
+    let live = app.create(state).await?;
+    let state = live.snapshot().await;
+    let body = Created {
+        id: state.id.to_string(),
+        color: color.name(),
+        invite: other,
+        game: GameView::new(&state, Some(&creator)),
+        token: creator,
+    };
+    let location = format!("/api/games/{}", state.id);
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, location)],
+        Json(body),
+    ))
+}
+
+type Seated = (Player, Option<TokenHash>);
+
+/// The players and seat hashes with the creator's seat on `color`.
+fn seated(
+    color: Color,
+    (me, my_seat): Seated,
+    (them, their_seat): Seated,
+) -> (ByColor<Player>, ByColor<Option<TokenHash>>) {
+    let players = ByColor::new(me, them);
+    let seats = ByColor::new(my_seat, their_seat);
+    match color {
+        Color::White => (players, seats),
+        Color::Black => (players.swap(), seats.swap()),
+    }
+}
+
+fn starting_game(request: &NewGame) -> Result<Game, ApiError> {
+    let rules = request.variant.rules();
+    match (&request.position, &request.record) {
+        (Some(_), Some(_)) => Err(ApiError::BadRequest(
+            "give a position or a record, not both".into(),
+        )),
+        (Some(fen), None) => Position::from_fen(rules, fen)
+            .map(Game::new)
+            .map_err(|e| ApiError::BadRequest(format!("the position cannot be used: {e}"))),
+        (None, Some(text)) => GameRecord::parse_with(text, rules)
+            .map(|r| r.game)
+            .map_err(|e| ApiError::BadRequest(format!("the record cannot be imported: {e}"))),
+        (None, None) => Ok(Game::new(Position::new(rules))),
+    }
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+}
+
+/// `GET /api/games/{id}`
+pub async fn game(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(&id).await?;
+    let state = live.snapshot().await;
+    Ok(Json(GameView::new(&state, query.token().as_ref())))
+}
+
+/// `POST /api/games/{id}/moves`
+pub async fn play(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(&id).await?;
+    let token = request.token.token()?;
+    let state = app
+        .change(&live, |s| s.play(token, &request.ply).map(Some))
+        .await?;
+    Ok(Json(GameView::new(&state, Some(token))))
+}
+
+/// `POST /api/games/{id}/takeback`
+pub async fn takeback(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<TokenRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(&id).await?;
+    let token = request.token.token()?;
+    let state = app.change(&live, |s| s.takeback(token).map(Some)).await?;
+    Ok(Json(GameView::new(&state, Some(token))))
+}
+
+/// `POST /api/games/{id}/resign`
+pub async fn resign(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<TokenRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(&id).await?;
+    let token = request.token.token()?;
+    let state = app.change(&live, |s| s.resign(token).map(Some)).await?;
+    Ok(Json(GameView::new(&state, Some(token))))
+}
+
+/// `POST /api/games/{id}/draw`
+pub async fn draw(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<DrawRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(&id).await?;
+    let token = request.token.token()?;
+    let before = live.snapshot().await;
+    // Check the request before asking the engine; the change below checks it again.
+    before.draw(token, request.action, false)?;
+    let accepts = match before.computer_color() {
+        Some(computer) if !before.is_over() => {
+            app.computer
+                .accepts_draw(before.game.clone(), computer)
+                .await?
+        }
+        _ => false,
+    };
+    let state = app
+        .change(&live, |s| s.draw(token, request.action, accepts))
+        .await?;
+    Ok(Json(GameView::new(&state, Some(token))))
+}
+
+/// Hints and analyses are off in a game between two people online while it is played.
+fn coaching_allowed(state: &GameState) -> Result<(), ApiError> {
+    if state.opponent == Opponent::Friend && !state.is_over() {
+        return Err(ApiError::Conflict(
+            "hints and analysis are off in a game against a friend until it is over".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `GET /api/games/{id}/hint`
+pub async fn hint(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<HintView>, ApiError> {
+    let state = app.game(&id).await?.snapshot().await;
+    coaching_allowed(&state)?;
+    if let Some(o) = state.game.outcome() {
+        return Err(ApiError::Conflict(format!(
+            "the game is over: {}",
+            o.describe()
+        )));
+    }
+    Ok(Json(app.computer.hint(state.game).await?))
+}
+
+/// `GET /api/games/{id}/analysis`
+pub async fn analysis(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<AnalysisView>, ApiError> {
+    let state = app.game(&id).await?.snapshot().await;
+    coaching_allowed(&state)?;
+    Ok(Json(app.computer.analyse(state.game).await?))
+}
+
+/// `GET /api/games/{id}/record`
+pub async fn record(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
+    let live = app.game(&id).await?;
+    let state = live.snapshot().await;
+    let name = |c: Color| match state.players.get(c) {
+        Player::Human(Some(n)) => n.as_str().to_owned(),
+        Player::Human(None) => "?".to_owned(),
+        Player::Computer(level) => format!("Computer (level {level})"),
+    };
+    let mut record = GameRecord::new(state.game.clone());
+    record.tags = vec![
+        ("Event".into(), "Casual game".into()),
+        ("Site".into(), "morris".into()),
+        ("Date".into(), civil_date(state.created)),
+        ("White".into(), name(Color::White)),
+        ("Black".into(), name(Color::Black)),
+    ];
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        record.to_string(),
+    ))
+}
+
+/// `YYYY.MM.DD` of a time in seconds since 1970 (UTC), as game records write dates.
+fn civil_date(seconds: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = seconds.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Any other path under `/api`.
+pub async fn unknown() -> ApiError {
+    ApiError::NotFound("there is no such API endpoint".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), "1970.01.01");
+        assert_eq!(civil_date(951_782_400), "2000.02.29");
+        assert_eq!(civil_date(1_798_675_200), "2026.12.31");
+    }
+}

@@ -1,0 +1,265 @@
+//! The shared state of the server: the store, the games in memory, the computer player and the
+//! limits; and the one path by which a game changes (commit, then show, then tell watchers).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::broadcast;
+
+use crate::computer::Computer;
+use crate::error::ApiError;
+use crate::game_state::GameState;
+use crate::limits::RateLimiter;
+use crate::response::GameView;
+use crate::seat::GameId;
+use crate::store::Store;
+
+/// How many updates a slow watcher may fall behind before it skips to the newest.
+const UPDATES_KEPT: usize = 16;
+
+/// A game in memory: its state behind a lock that serialises changes, and the channel that
+/// carries every new state to the game's watchers.
+#[derive(Debug)]
+pub struct LiveGame {
+    state: tokio::sync::Mutex<GameState>,
+    updates: broadcast::Sender<Arc<GameView>>,
+    /// The version the computer is choosing a ply for (0: none).
+    searching: AtomicU64,
+    /// When the game was last asked for, in seconds since the server started.
+    touched: AtomicU64,
+}
+
+impl LiveGame {
+    fn new(state: GameState) -> LiveGame {
+        LiveGame {
+            state: tokio::sync::Mutex::new(state),
+            updates: broadcast::channel(UPDATES_KEPT).0,
+            searching: AtomicU64::new(0),
+            touched: AtomicU64::new(0),
+        }
+    }
+
+    /// A copy of the state now.
+    pub async fn snapshot(&self) -> GameState {
+        self.state.lock().await.clone()
+    }
+
+    /// A receiver of every state from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<GameView>> {
+        self.updates.subscribe()
+    }
+}
+
+/// Settings of the limits that protect the server.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Games one client address may create per minute; 0 for no limit.
+    pub games_per_minute: u32,
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+    /// The largest WebSocket message accepted, in bytes.
+    pub max_ws_message: usize,
+    /// How long a game nobody asks for stays in memory.
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            games_per_minute: 30,
+            max_body: 64 * 1024,
+            max_ws_message: 4 * 1024,
+            idle: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Everything the handlers share, behind an `Arc`.
+#[derive(Debug)]
+pub struct AppState {
+    /// The database.
+    pub store: Store,
+    /// The engine pool.
+    pub computer: Computer,
+    /// The limits.
+    pub limits: Limits,
+    /// Games created per client address.
+    pub creations: RateLimiter,
+    games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
+    started: Instant,
+}
+
+impl AppState {
+    /// The state of a server on a store.
+    pub fn new(store: Store, computer: Computer, limits: Limits) -> AppState {
+        AppState {
+            store,
+            computer,
+            limits,
+            creations: RateLimiter::new(limits.games_per_minute, Duration::from_secs(60)),
+            games: Mutex::new(HashMap::new()),
+            started: Instant::now(),
+        }
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<LiveGame>>> {
+        // A panic while the map is held leaves it whole (no method of it panics half-way).
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn touch(&self, live: &LiveGame) {
+        live.touched
+            .store(self.started.elapsed().as_secs(), Ordering::Relaxed);
+    }
+
+    /// The game of an id, from memory or else from the database.
+    ///
+    /// # Errors
+    ///
+    /// 404 for an id that names no game; 500 when the database fails.
+    pub async fn game(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
+        let id: GameId = id.parse().map_err(|()| ApiError::no_game(id))?;
+        if let Some(live) = self.games().get(&id).cloned() {
+            self.touch(&live);
+            return Ok(live);
+        }
+        let state = self
+            .store
+            .load(&id)
+            .await?
+            .ok_or_else(|| ApiError::no_game(id.as_str()))?;
+        let live = self
+            .games()
+            .entry(id)
+            .or_insert_with(|| Arc::new(LiveGame::new(state)))
+            .clone();
+        self.touch(&live);
+        Ok(live)
+    }
+
+    /// Stores a new game and keeps it in memory; the computer starts if it is to move.
+    ///
+    /// # Errors
+    ///
+    /// 500 when the database fails.
+    pub async fn create(self: &Arc<Self>, state: GameState) -> Result<Arc<LiveGame>, ApiError> {
+        self.store.insert(&state).await?;
+        let live = Arc::new(LiveGame::new(state.clone()));
+        self.touch(&live);
+        self.games().insert(state.id.clone(), live.clone());
+        self.start_computer(&live, &state);
+        Ok(live)
+    }
+
+    /// Changes a game: `change` computes the next state from the current one (or `None` for
+    /// no change); the next state is committed to the database, then kept, then sent to the
+    /// watchers, and the computer starts if it is now to move. Returns the state after.
+    ///
+    /// # Errors
+    ///
+    /// The refusal of `change`; 500 when the database fails (the game is then unchanged).
+    pub async fn change(
+        self: &Arc<Self>,
+        live: &Arc<LiveGame>,
+        change: impl FnOnce(&GameState) -> Result<Option<GameState>, ApiError>,
+    ) -> Result<GameState, ApiError> {
+        let mut guard = live.state.lock().await;
+        let Some(next) = change(&guard)? else {
+            return Ok(guard.clone());
+        };
+        self.store.update(&next).await?;
+        *guard = next.clone();
+        drop(guard);
+        // No receiver is no error: nobody watches.
+        let _ = live.updates.send(Arc::new(GameView::new(&next, None)));
+        self.start_computer(live, &next);
+        Ok(next)
+    }
+
+    /// Starts the computer choosing a ply in a game where it is to move, unless it already
+    /// chooses one for this version. Its ply is played if the game has not changed meanwhile.
+    pub fn start_computer(self: &Arc<Self>, live: &Arc<LiveGame>, state: &GameState) {
+        let Some(level) = state.computer_to_move() else {
+            return;
+        };
+        let version = state.version;
+        if live.searching.swap(version, Ordering::AcqRel) == version {
+            return;
+        }
+        let app = self.clone();
+        let live = live.clone();
+        let game = state.game.clone();
+        let seed = seed(&state.id, version);
+        let id = state.id.clone();
+        tokio::spawn(async move {
+            let chosen = app.computer.choose(game, level, seed).await;
+            let result = match chosen {
+                Ok(Some(ply)) => app
+                    .change(&live, |now| {
+                        if now.version == version {
+                            now.play_computer(ply).map(Some)
+                        } else {
+                            Ok(None)
+                        }
+                    })
+                    .await
+                    .map(drop),
+                Ok(None) => Ok(()),
+                Err(e) => Err(e),
+            };
+            let _ =
+                live.searching
+                    .compare_exchange(version, 0, Ordering::AcqRel, Ordering::Relaxed);
+            if let Err(e) = result {
+                tracing::error!("the computer could not play in game {id}: {e}");
+            }
+        });
+    }
+
+    /// After a start: the computer moves in every stored game that waits for it.
+    ///
+    /// # Errors
+    ///
+    /// 500 when the database fails.
+    pub async fn resume_computer_games(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self.store.waiting_for_computer().await?;
+        for id in &ids {
+            let live = self.game(id.as_str()).await?;
+            let state = live.snapshot().await;
+            self.start_computer(&live, &state);
+        }
+        Ok(ids.len())
+    }
+
+    /// Drops from memory the games nobody watches, that the computer is not playing in and
+    /// that nobody asked for during the idle time. They stay in the database. Returns how
+    /// many were dropped.
+    pub fn evict_idle(&self) -> usize {
+        let now = self.started.elapsed().as_secs();
+        let idle = self.limits.idle.as_secs();
+        let mut games = self.games();
+        let before = games.len();
+        games.retain(|_, live| {
+            Arc::strong_count(live) > 1
+                || live.updates.receiver_count() > 0
+                || live.searching.load(Ordering::Acquire) != 0
+                || now.saturating_sub(live.touched.load(Ordering::Relaxed)) < idle
+        });
+        before - games.len()
+    }
+
+    /// The number of games in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games().len()
+    }
+}
+
+/// The seed of the computer's choice: the same game at the same version gets the same ply,
+/// before and after a restart.
+fn seed(id: &GameId, version: u64) -> u64 {
+    id.as_str().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}

@@ -1,0 +1,249 @@
+//! The computer player: engine work off the async threads, behind a semaphore sized to the
+//! cores, with a time budget per ply for each level; hints, analyses and draw judgements.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use morris_core::{Color, Game, Ply};
+use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult};
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+use crate::response::{AnalysisView, GradedPly, HintView};
+
+/// The levels, 1 (a beginner) to 10 (the engine's best).
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// The most time the computer takes for a ply at a level. The weaker levels also search less
+/// deep, so they usually answer sooner.
+pub fn movetime(level: u8) -> Duration {
+    const MS: [u64; 10] = [60, 100, 150, 250, 400, 600, 900, 1300, 2000, 3000];
+    let i = usize::from(level.clamp(1, 10) - 1);
+    Duration::from_millis(MS[i])
+}
+
+/// The time a hint, an analysis or a draw judgement takes at most.
+pub const ANALYSIS_TIME: Duration = Duration::from_millis(500);
+
+/// The transposition table of one search, in MiB: enough for a few seconds, small enough
+/// that many searches at once stay cheap.
+const HASH_MB: usize = 16;
+
+/// The engine pool.
+pub struct Computer {
+    permits: Arc<Semaphore>,
+    threads: usize,
+    tablebase: Option<Arc<dyn Probe>>,
+}
+
+impl std::fmt::Debug for Computer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Computer")
+            .field("threads", &self.threads)
+            .field("tablebase", &self.tablebase.is_some())
+            .finish()
+    }
+}
+
+impl Computer {
+    /// A pool running at most `threads` searches at once (at least one).
+    pub fn new(threads: usize) -> Computer {
+        let threads = threads.max(1);
+        Computer {
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            tablebase: None,
+        }
+    }
+
+    /// A pool sized to the machine's cores.
+    pub fn for_this_machine() -> Computer {
+        Computer::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The pool with a tablebase that every search probes.
+    #[must_use]
+    pub fn with_tablebase(mut self, tablebase: Arc<dyn Probe>) -> Computer {
+        self.tablebase = Some(tablebase);
+        self
+    }
+
+    /// How many searches may run at once.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn engine(&self, level: u8, multi_pv: usize, seed: u64) -> Engine {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: HASH_MB,
+            threads: 1,
+            level,
+            multi_pv,
+            seed: Some(seed),
+        });
+        engine.set_tablebase(self.tablebase.clone());
+        engine
+    }
+
+    /// Runs a search on a blocking thread once a permit is free.
+    async fn search(
+        &self,
+        game: Game,
+        engine: Engine,
+        time: Duration,
+    ) -> Result<SearchResult, ApiError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+        let mut engine = engine;
+        tokio::task::spawn_blocking(move || {
+            engine.search(&game, &Limits::movetime(time), &mut |_| {})
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the engine failed: {e}")))
+    }
+
+    /// The computer's ply at a level; `None` when the game has no legal ply. The same game
+    /// and seed give the same ply.
+    ///
+    /// # Errors
+    ///
+    /// 503 when the pool is closed; 500 when the engine fails.
+    pub async fn choose(&self, game: Game, level: u8, seed: u64) -> Result<Option<Ply>, ApiError> {
+        let engine = self.engine(level, 1, seed);
+        Ok(self.search(game, engine, movetime(level)).await?.best)
+    }
+
+    /// The best ply at full strength and its score, for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// 409 when the game is over; 503 when the pool is closed; 500 when the engine fails.
+    pub async fn hint(&self, game: Game) -> Result<HintView, ApiError> {
+        let board = game.start().board();
+        let engine = self.engine(10, 1, 0);
+        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let best = result
+            .best
+            .ok_or_else(|| ApiError::Conflict("the game is over: there is no hint".into()))?;
+        Ok(HintView {
+            ply: best.display(board).to_string(),
+            score: result.score.to_string(),
+        })
+    }
+
+    /// Every legal ply scored at full strength, best first, each with a grade.
+    ///
+    /// # Errors
+    ///
+    /// 503 when the pool is closed; 500 when the engine fails.
+    pub async fn analyse(&self, game: Game) -> Result<AnalysisView, ApiError> {
+        let board = game.start().board();
+        let pos = *game.position();
+        let from_tablebase = self.tablebase.as_ref().is_some_and(|tb| {
+            Color::ALL.iter().all(|&c| pos.in_hand(c) == 0) && tb.probe(&pos).is_some()
+        });
+        let engine = self.engine(10, usize::MAX, 0);
+        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let mut scored = result.root.clone();
+        if scored.is_empty() {
+            scored.extend(result.best.map(|b| (b, result.score)));
+        }
+        scored.sort_by_key(|s| std::cmp::Reverse(s.1));
+        let best = scored.first().map(|s| s.1);
+        Ok(AnalysisView {
+            source: if from_tablebase {
+                "tablebase"
+            } else {
+                "engine"
+            },
+            depth: result.depth,
+            moves: scored
+                .into_iter()
+                .map(|(ply, score)| GradedPly {
+                    ply: ply.display(board).to_string(),
+                    score: score.to_string(),
+                    grade: best.map_or("best", |b| grade(b, score)),
+                })
+                .collect(),
+        })
+    }
+
+    /// Whether the computer, playing `color`, accepts a draw offered now: when its own search
+    /// finds it worse off (a quarter of a piece or more, or lost), or when the position is
+    /// level after at least 40 plies.
+    ///
+    /// # Errors
+    ///
+    /// 503 when the pool is closed; 500 when the engine fails.
+    pub async fn accepts_draw(&self, game: Game, color: Color) -> Result<bool, ApiError> {
+        let to_move = game.position().turn();
+        let plies = game.plies().len();
+        let engine = self.engine(10, 1, 0);
+        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let own = if to_move == color {
+            result.score
+        } else {
+            result.score.parent()
+        };
+        Ok(match own {
+            Score::Mate(n) => n <= 0,
+            Score::Cp(cp) => cp <= -25 || (cp.abs() <= 10 && plies >= 40),
+        })
+    }
+}
+
+/// How good a ply is beside the best: by the loss in hundredths of a piece, and by whether it
+/// throws away a forced win or walks into a forced loss.
+pub fn grade(best: Score, score: Score) -> &'static str {
+    if score.cmp(&best) != Ordering::Less {
+        return "best";
+    }
+    match (best, score) {
+        (Score::Mate(b), Score::Mate(s)) if b > 0 && s > 0 => "good",
+        (Score::Mate(b), _) if b > 0 => "blunder",
+        (_, Score::Mate(s)) if s <= 0 => {
+            if best.is_loss() {
+                "good"
+            } else {
+                "blunder"
+            }
+        }
+        (Score::Cp(b), Score::Cp(s)) => match b.saturating_sub(s) {
+            0..=30 => "good",
+            31..=100 => "inaccuracy",
+            101..=300 => "mistake",
+            _ => "blunder",
+        },
+        _ => "good",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grades_follow_the_loss() {
+        assert_eq!(grade(Score::Cp(50), Score::Cp(50)), "best");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(30)), "good");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-20)), "inaccuracy");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-200)), "mistake");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-900)), "blunder");
+        assert_eq!(grade(Score::Mate(3), Score::Mate(9)), "good");
+        assert_eq!(grade(Score::Mate(3), Score::Cp(500)), "blunder");
+        assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), "blunder");
+        assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), "good");
+    }
+
+    #[test]
+    fn levels_have_growing_budgets() {
+        let times: Vec<_> = LEVELS.map(movetime).collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(movetime(0), movetime(1));
+        assert_eq!(movetime(99), movetime(10));
+    }
+}

@@ -1,0 +1,161 @@
+//! The errors of the API: one enum, one status each, one JSON body shape.
+
+use std::fmt;
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// Why a request was refused or failed. Every variant carries the message the client sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// 400: the request cannot be read (bad JSON, an unreadable ply, a bad position string).
+    BadRequest(String),
+    /// 403: the token does not hold the seat needed.
+    Forbidden(String),
+    /// 404: no such game or page.
+    NotFound(String),
+    /// 405: the path exists, the method does not.
+    MethodNotAllowed,
+    /// 409: the request is readable but not possible now (an illegal ply, not your turn, the
+    /// game is over).
+    Conflict(String),
+    /// 413: the body is larger than the server accepts.
+    TooLarge,
+    /// 415: the body is not JSON.
+    UnsupportedMediaType,
+    /// 429: too many games created from one address in a minute.
+    TooManyRequests,
+    /// 500: a fault of the server (the database failed); the client sees a generic message.
+    Internal(String),
+    /// 503: the server cannot take this work now (shutting down, or no engine for the task).
+    Unavailable(String),
+}
+
+impl ApiError {
+    /// The HTTP status of the error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The message the client sees.
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::BadRequest(m)
+            | ApiError::Forbidden(m)
+            | ApiError::NotFound(m)
+            | ApiError::Conflict(m)
+            | ApiError::Unavailable(m) => m.clone(),
+            ApiError::MethodNotAllowed => "this method is not allowed here".into(),
+            ApiError::TooLarge => "the request body is too large".into(),
+            ApiError::UnsupportedMediaType => {
+                "the request body must be JSON (Content-Type: application/json)".into()
+            }
+            ApiError::TooManyRequests => {
+                "too many new games from this address: wait a minute and try again".into()
+            }
+            ApiError::Internal(_) => "the server failed; the game is unchanged".into(),
+        }
+    }
+
+    /// The error for a game id that names no game.
+    pub fn no_game(id: &str) -> ApiError {
+        ApiError::NotFound(format!("there is no game {}", shorten(id)))
+    }
+}
+
+/// At most 40 characters of a value echoed back in a message.
+fn shorten(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Internal(detail) => write!(f, "internal error: {detail}"),
+            other => f.write_str(&other.message()),
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            tracing::error!(%status, "{self}");
+        } else {
+            tracing::debug!(%status, "{self}");
+        }
+        let body = ErrorBody {
+            error: self.message(),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_has_its_status_and_a_message() {
+        let cases = [
+            (ApiError::BadRequest("x".into()), 400),
+            (ApiError::Forbidden("x".into()), 403),
+            (ApiError::NotFound("x".into()), 404),
+            (ApiError::MethodNotAllowed, 405),
+            (ApiError::Conflict("x".into()), 409),
+            (ApiError::TooLarge, 413),
+            (ApiError::UnsupportedMediaType, 415),
+            (ApiError::TooManyRequests, 429),
+            (ApiError::Internal("disk".into()), 500),
+            (ApiError::Unavailable("x".into()), 503),
+        ];
+        for (error, status) in cases {
+            assert_eq!(error.status().as_u16(), status);
+            assert!(!error.message().is_empty());
+        }
+    }
+
+    #[test]
+    fn internal_details_stay_in_the_log() {
+        let e = ApiError::Internal("database is locked at /home/x".into());
+        assert!(!e.message().contains("/home"));
+        assert!(e.to_string().contains("/home"));
+    }
+
+    #[test]
+    fn long_ids_are_shortened_in_messages() {
+        let long = "x".repeat(500);
+        assert!(ApiError::no_game(&long).message().len() < 80);
+    }
+}

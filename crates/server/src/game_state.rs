@@ -1,0 +1,414 @@
+//! One game as the server keeps it, and the changes a seat may make to it.
+//!
+//! Every change is a pure function from a state to the next state (version plus one) or a
+//! refusal, so that the caller can commit the new state to the database before it replaces
+//! the old one in memory. The rules are the core's: this module only asks it.
+
+use morris_core::{ByColor, Color, Game, Ply};
+
+use crate::error::ApiError;
+use crate::seat::{GameId, Opponent, Player, Seat, Token, TokenHash};
+
+/// A game with its players, seats, draw offer and version.
+#[derive(Debug, Clone)]
+pub struct GameState {
+    /// The id.
+    pub id: GameId,
+    /// The game: start, plies, and any resignation or agreement.
+    pub game: Game,
+    /// Whom the creator plays.
+    pub opponent: Opponent,
+    /// Who sits in each seat.
+    pub players: ByColor<Player>,
+    /// The hash of each seat's token; `None` for the computer's seat. In a local game both
+    /// seats hold the same hash.
+    pub seats: ByColor<Option<TokenHash>>,
+    /// The side that offers a draw, if one does.
+    pub draw_offer: Option<Color>,
+    /// Grows by one with every change.
+    pub version: u64,
+    /// When the game was created, in seconds since 1970.
+    pub created: i64,
+}
+
+/// What a seat does about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offers a draw.
+    Offer,
+    /// Accepts the other side's offer.
+    Accept,
+    /// Declines the other side's offer.
+    Decline,
+}
+
+impl GameState {
+    /// The seat a token holds, if any.
+    pub fn seat_of(&self, token: &Token) -> Option<Seat> {
+        let hash = token.hash();
+        let holds = |c: Color| self.seats.get(c).is_some_and(|h| h.matches(&hash));
+        match (holds(Color::White), holds(Color::Black)) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::One(Color::White)),
+            (false, true) => Some(Seat::One(Color::Black)),
+            (false, false) => None,
+        }
+    }
+
+    fn require_seat(&self, token: &Token) -> Result<Seat, ApiError> {
+        self.seat_of(token).ok_or_else(|| {
+            ApiError::Forbidden("this token holds no seat in this game: you can only watch".into())
+        })
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+
+    fn require_playing(&self) -> Result<(), ApiError> {
+        match self.game.outcome() {
+            Some(o) => Err(ApiError::Conflict(format!(
+                "the game is over: {}",
+                o.describe()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The level of the computer if it is the computer's turn in a game not over.
+    pub fn computer_to_move(&self) -> Option<u8> {
+        if self.is_over() {
+            return None;
+        }
+        match self.players.get(self.game.position().turn()) {
+            Player::Computer(level) => Some(*level),
+            Player::Human(_) => None,
+        }
+    }
+
+    /// The colour the computer plays, if it plays.
+    pub fn computer_color(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|c| self.players.get(*c).is_computer())
+    }
+
+    fn next(&self) -> GameState {
+        let mut next = self.clone();
+        next.version += 1;
+        next
+    }
+
+    fn with_ply(&self, ply: Ply) -> Result<GameState, ApiError> {
+        let mut next = self.next();
+        let mover = self.game.position().turn();
+        next.game
+            .play(ply)
+            .map_err(|e| ApiError::Conflict(e.to_string()))?;
+        // An offer lapses when the side it was made to plays on instead of accepting.
+        if next.draw_offer.is_some_and(|c| c != mover) {
+            next.draw_offer = None;
+        }
+        Ok(next)
+    }
+
+    /// The token's holder plays a ply given in notation.
+    ///
+    /// # Errors
+    ///
+    /// 403 for a token that holds no seat, 409 when the game is over or it is not the seat's
+    /// turn or the ply is illegal, 400 when the text is no ply.
+    pub fn play(&self, token: &Token, text: &str) -> Result<GameState, ApiError> {
+        let seat = self.require_seat(token)?;
+        self.require_playing()?;
+        let turn = self.game.position().turn();
+        if !seat.plays(turn) {
+            return Err(ApiError::Conflict(format!(
+                "it is not your turn: {} is to move",
+                turn.title()
+            )));
+        }
+        let ply = self.game.position().parse_ply(text).map_err(|e| match e {
+            morris_core::TextPlyError::Parse(p) => {
+                ApiError::BadRequest(format!("cannot read the ply {text:?}: {p}"))
+            }
+            illegal @ morris_core::TextPlyError::Illegal { .. } => {
+                ApiError::Conflict(illegal.to_string())
+            }
+        })?;
+        self.with_ply(ply)
+    }
+
+    /// The computer plays its chosen ply.
+    ///
+    /// # Errors
+    ///
+    /// 409 when it is not the computer's turn or the ply is illegal.
+    pub fn play_computer(&self, ply: Ply) -> Result<GameState, ApiError> {
+        if self.computer_to_move().is_none() {
+            return Err(ApiError::Conflict("it is not the computer's turn".into()));
+        }
+        self.with_ply(ply)
+    }
+
+    /// Takes back the token holder's last ply: against the computer, the computer's reply too;
+    /// in a friend game only while the friend has not answered it; on one device the last ply.
+    ///
+    /// # Errors
+    ///
+    /// 403 for a token without a seat; 409 when there is nothing of the holder's to take back,
+    /// or the game ended by resignation or agreement (or a friend game is over).
+    pub fn takeback(&self, token: &Token) -> Result<GameState, ApiError> {
+        let seat = self.require_seat(token)?;
+        if self.draw_or_resigned() {
+            return Err(ApiError::Conflict(
+                "the game ended by resignation or agreement: it cannot be taken back".into(),
+            ));
+        }
+        let plies = self.game.plies().len();
+        let mover_of = |i: usize| self.game.positions()[i].turn();
+        let count = match (self.opponent, seat) {
+            (_, Seat::Both) => usize::from(plies > 0),
+            (Opponent::Friend, Seat::One(c)) => {
+                self.require_playing()?;
+                usize::from(plies > 0 && mover_of(plies - 1) == c)
+            }
+            (Opponent::Computer | Opponent::Local, Seat::One(c)) => {
+                // Back to the holder's last ply, inclusive.
+                (0..plies)
+                    .rev()
+                    .find(|&i| mover_of(i) == c)
+                    .map_or(0, |i| plies - i)
+            }
+        };
+        if count == 0 {
+            return Err(ApiError::Conflict("you have no ply to take back".into()));
+        }
+        let mut next = self.next();
+        for _ in 0..count {
+            next.game.undo();
+        }
+        next.draw_offer = None;
+        Ok(next)
+    }
+
+    fn draw_or_resigned(&self) -> bool {
+        use morris_core::Reason;
+        self.game
+            .outcome()
+            .is_some_and(|o| matches!(o.reason, Reason::Resignation | Reason::Agreement))
+    }
+
+    /// The token's holder resigns (on one device: the side to move).
+    ///
+    /// # Errors
+    ///
+    /// 403 for a token without a seat, 409 when the game is over.
+    pub fn resign(&self, token: &Token) -> Result<GameState, ApiError> {
+        let seat = self.require_seat(token)?;
+        self.require_playing()?;
+        let color = match seat {
+            Seat::One(c) => c,
+            Seat::Both => self.game.position().turn(),
+        };
+        let mut next = self.next();
+        next.game.resign(color);
+        next.draw_offer = None;
+        Ok(next)
+    }
+
+    /// Acts on a draw. Against the computer an offer is answered at once: `computer_accepts`
+    /// is the engine's judgement, asked by the caller; a declined offer leaves the game as it
+    /// was.
+    ///
+    /// # Errors
+    ///
+    /// 403 for a token without a seat; 409 when the game is over, or there is no offer to
+    /// answer, or the holder answers their own offer, or offers twice.
+    pub fn draw(
+        &self,
+        token: &Token,
+        action: DrawAction,
+        computer_accepts: bool,
+    ) -> Result<Option<GameState>, ApiError> {
+        let seat = self.require_seat(token)?;
+        self.require_playing()?;
+        let own = |c: Color| seat.plays(c);
+        match action {
+            DrawAction::Offer => {
+                if self.draw_offer.is_some() {
+                    return Err(ApiError::Conflict("a draw is already offered".into()));
+                }
+                if self.computer_color().is_some() {
+                    if !computer_accepts {
+                        return Ok(None);
+                    }
+                    let mut next = self.next();
+                    next.game.agree_draw();
+                    return Ok(Some(next));
+                }
+                let by = match seat {
+                    Seat::One(c) => c,
+                    Seat::Both => self.game.position().turn(),
+                };
+                let mut next = self.next();
+                next.draw_offer = Some(by);
+                Ok(Some(next))
+            }
+            DrawAction::Accept | DrawAction::Decline => {
+                let Some(by) = self.draw_offer else {
+                    return Err(ApiError::Conflict("no draw is offered".into()));
+                };
+                if seat != Seat::Both && own(by) {
+                    return Err(ApiError::Conflict(
+                        "you offered this draw: the other side answers it".into(),
+                    ));
+                }
+                let mut next = self.next();
+                next.draw_offer = None;
+                if action == DrawAction::Accept {
+                    next.game.agree_draw();
+                }
+                Ok(Some(next))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use morris_core::{Position, Reason, Variant};
+
+    use super::*;
+    use crate::seat::Name;
+
+    fn state(opponent: Opponent) -> (GameState, Token, Token) {
+        let (a, b) = (Token::random(), Token::random());
+        let black_seat = match opponent {
+            Opponent::Friend => Some(b.hash()),
+            Opponent::Local => Some(a.hash()),
+            Opponent::Computer => None,
+        };
+        let black = match opponent {
+            Opponent::Computer => Player::Computer(3),
+            _ => Player::Human(None),
+        };
+        let s = GameState {
+            id: GameId::random(),
+            game: Game::new(Position::start(Variant::Nine)),
+            opponent,
+            players: ByColor::new(Player::Human(Name::new("Ann").ok()), black),
+            seats: ByColor::new(Some(a.hash()), black_seat),
+            draw_offer: None,
+            version: 1,
+            created: 0,
+        };
+        (s, a, b)
+    }
+
+    #[test]
+    fn plies_are_refereed() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s = s.play(&white, "d6").unwrap();
+        assert_eq!(s.version, 2);
+        assert_eq!(
+            s.play(&white, "f4").unwrap_err().status(),
+            409,
+            "not your turn"
+        );
+        assert_eq!(s.play(&black, "d6").unwrap_err().status(), 409, "occupied");
+        assert_eq!(s.play(&black, "zz9").unwrap_err().status(), 400);
+        assert_eq!(s.play(&Token::random(), "f4").unwrap_err().status(), 403);
+        let s = s.play(&black, "F4").unwrap();
+        assert_eq!(s.game.ply_texts(), ["d6", "f4"]);
+    }
+
+    #[test]
+    fn seats_are_told_apart() {
+        let (s, white, black) = state(Opponent::Friend);
+        assert_eq!(s.seat_of(&white), Some(Seat::One(Color::White)));
+        assert_eq!(s.seat_of(&black), Some(Seat::One(Color::Black)));
+        let (s, one, _) = state(Opponent::Local);
+        assert_eq!(s.seat_of(&one), Some(Seat::Both));
+    }
+
+    #[test]
+    fn takeback_against_the_computer_takes_back_its_reply_too() {
+        let (s, white, _) = state(Opponent::Computer);
+        assert_eq!(s.takeback(&white).unwrap_err().status(), 409);
+        let s = s.play(&white, "d6").unwrap();
+        assert_eq!(s.computer_to_move(), Some(3));
+        let reply = s.game.position().parse_ply("f4").unwrap();
+        let s = s.play_computer(reply).unwrap();
+        assert_eq!(s.computer_to_move(), None);
+        let back = s.takeback(&white).unwrap();
+        assert!(back.game.plies().is_empty());
+        // While the computer thinks, only the human's ply goes.
+        let s = s.play(&white, "d2").unwrap();
+        let back = s.takeback(&white).unwrap();
+        assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
+    }
+
+    #[test]
+    fn takeback_in_a_friend_game_only_before_the_answer() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s = s.play(&white, "d6").unwrap();
+        assert_eq!(s.takeback(&black).unwrap_err().status(), 409);
+        let s = s.play(&black, "f4").unwrap();
+        assert_eq!(s.takeback(&white).unwrap_err().status(), 409);
+        assert!(s.takeback(&black).unwrap().game.ply_texts() == ["d6"]);
+    }
+
+    #[test]
+    fn draw_offers_are_answered_by_the_other_side() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
+        assert_eq!(s.draw_offer, Some(Color::White));
+        assert_eq!(
+            s.draw(&white, DrawAction::Accept, false)
+                .unwrap_err()
+                .status(),
+            409
+        );
+        let declined = s.draw(&black, DrawAction::Decline, false).unwrap().unwrap();
+        assert_eq!(declined.draw_offer, None);
+        assert!(!declined.is_over());
+        let agreed = s.draw(&black, DrawAction::Accept, false).unwrap().unwrap();
+        assert_eq!(agreed.game.outcome().unwrap().reason, Reason::Agreement);
+        assert_eq!(agreed.play(&white, "d6").unwrap_err().status(), 409);
+        assert_eq!(agreed.takeback(&white).unwrap_err().status(), 409);
+    }
+
+    #[test]
+    fn an_offer_lapses_when_the_other_side_plays() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
+        let s = s.play(&white, "d6").unwrap();
+        assert_eq!(
+            s.draw_offer,
+            Some(Color::White),
+            "the offerer's own ply keeps it"
+        );
+        let s = s.play(&black, "f4").unwrap();
+        assert_eq!(s.draw_offer, None);
+    }
+
+    #[test]
+    fn the_computer_answers_offers_at_once() {
+        let (s, white, _) = state(Opponent::Computer);
+        assert!(s.draw(&white, DrawAction::Offer, false).unwrap().is_none());
+        let agreed = s.draw(&white, DrawAction::Offer, true).unwrap().unwrap();
+        assert!(agreed.is_over());
+    }
+
+    #[test]
+    fn resigning_ends_the_game() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s = s.resign(&black).unwrap();
+        let o = s.game.outcome().unwrap();
+        assert_eq!(o.winner, Some(Color::White));
+        assert_eq!(s.resign(&white).unwrap_err().status(), 409);
+    }
+}

@@ -1,0 +1,202 @@
+//! The web app of morris: play Nine Men's Morris and its family in the browser, against the
+//! computer or a friend online, with every game kept in SQLite.
+//!
+//! The server is the referee: every ply is checked by the rules core, and an accepted ply is
+//! committed to the database before it is acknowledged, so that a crash loses nothing that a
+//! player was told. The page (HTML, CSS and JavaScript in `web/`) is embedded in the binary.
+//!
+//! The HTTP and WebSocket API is described in `docs/api.md`.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use morris_server::{Config, open, serve};
+//!
+//! let config = Config::new("127.0.0.1:8080".parse()?, "games.db".into());
+//! let app = open(&config).await?;
+//! let listener = tokio::net::TcpListener::bind(config.addr).await?;
+//! serve(listener, app, std::future::pending()).await?;
+//! # Ok(())
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod app;
+pub mod assets;
+pub mod computer;
+pub mod error;
+pub mod game_state;
+pub mod limits;
+pub mod loadtest;
+pub mod request;
+pub mod response;
+pub mod seat;
+pub mod store;
+pub mod ws;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+
+pub use app::{AppState, Limits};
+pub use computer::Computer;
+pub use error::ApiError;
+pub use store::{Store, StoreError};
+
+/// How the server runs.
+#[derive(Clone)]
+pub struct Config {
+    /// The address to listen on.
+    pub addr: SocketAddr,
+    /// The database file (`:memory:` for one that is not kept).
+    pub db: PathBuf,
+    /// Tablebases that the computer player, hints and analyses probe.
+    pub tablebase: Option<Arc<dyn morris_engine::Probe>>,
+    /// The limits.
+    pub limits: Limits,
+    /// Searches run at once (default: the number of cores).
+    pub engine_threads: Option<usize>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("tablebase", &self.tablebase.is_some())
+            .field("limits", &self.limits)
+            .field("engine_threads", &self.engine_threads)
+            .finish()
+    }
+}
+
+impl Config {
+    /// The default settings for an address and a database.
+    pub fn new(addr: SocketAddr, db: PathBuf) -> Config {
+        Config {
+            addr,
+            db,
+            tablebase: None,
+            limits: Limits::default(),
+            engine_threads: None,
+        }
+    }
+}
+
+/// The database path used when none is given: `$XDG_DATA_HOME/morris/morris.db`, else
+/// `~/.local/share/morris/morris.db`, else `morris.db` in the working folder.
+pub fn default_db_path() -> PathBuf {
+    let env = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(data) = env("XDG_DATA_HOME") {
+        return PathBuf::from(data).join("morris").join("morris.db");
+    }
+    if let Some(home) = env("HOME") {
+        return PathBuf::from(home)
+            .join(".local")
+            .join("share")
+            .join("morris")
+            .join("morris.db");
+    }
+    PathBuf::from("morris.db")
+}
+
+/// Opens the database and builds the server's state; the computer resumes every game in
+/// which it was to move when the server last stopped.
+///
+/// # Errors
+///
+/// When the database cannot be opened or read.
+pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
+    let store = Store::open(&config.db)?;
+    let mut computer = match config.engine_threads {
+        Some(n) => Computer::new(n),
+        None => Computer::for_this_machine(),
+    };
+    if let Some(tablebase) = &config.tablebase {
+        computer = computer.with_tablebase(tablebase.clone());
+    }
+    let app = Arc::new(AppState::new(store, computer, config.limits));
+    match app.resume_computer_games().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("the computer resumes {n} games"),
+        Err(e) => tracing::error!("cannot resume the computer's games: {e}"),
+    }
+    Ok(app)
+}
+
+/// The HTTP routes: the API under `/api`, the page everywhere else.
+pub fn router(app: Arc<AppState>) -> Router {
+    let max_body = app.limits.max_body;
+    let api = Router::new()
+        .route("/variants", get(api::variants))
+        .route("/games", post(api::create))
+        .route("/games/{id}", get(api::game))
+        .route("/games/{id}/moves", post(api::play))
+        .route("/games/{id}/takeback", post(api::takeback))
+        .route("/games/{id}/resign", post(api::resign))
+        .route("/games/{id}/draw", post(api::draw))
+        .route("/games/{id}/hint", get(api::hint))
+        .route("/games/{id}/analysis", get(api::analysis))
+        .route("/games/{id}/record", get(api::record))
+        .route("/games/{id}/ws", get(ws::watch))
+        .fallback(api::unknown)
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
+    Router::new()
+        .nest("/api", api)
+        .fallback(assets::page)
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn(assets::security_headers))
+        .with_state(app)
+}
+
+/// Serves the app on a bound listener until `shutdown` completes. Games nobody uses leave
+/// memory after the idle time (they stay in the database).
+///
+/// # Errors
+///
+/// When the listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let sweeper = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let dropped = app.evict_idle();
+                if dropped > 0 {
+                    tracing::debug!("{dropped} idle games left memory");
+                }
+            }
+        })
+    };
+    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
+    let result = axum::serve(listener, service)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    sweeper.abort();
+    result
+}
+
+/// Logs to standard error: `RUST_LOG` if set, else the server's notices and every warning.
+pub fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("warn,morris_server=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}

@@ -1,0 +1,439 @@
+//! A load test: many friend games at once through the HTTP API and the WebSocket, on loopback
+//! only, bounded in games, plies and time.
+//!
+//! Each game slot creates a friend game, opens a WebSocket for each seat, and plays random
+//! legal plies, one every `think` (with ±50 % jitter), alternating seats. The round trip of a
+//! ply is the time from sending the `POST` until both its answer and the other seat's
+//! WebSocket update have arrived. A slot whose game ends starts another while plies and time
+//! remain.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::{Mutex, watch};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::{Config, Limits};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    /// Games played at once.
+    pub games: usize,
+    /// Plies each game slot plays at most.
+    pub plies: usize,
+    /// The longest the test runs.
+    pub duration: Duration,
+    /// The mean time between two plies of one game.
+    pub think: Duration,
+    /// A server to test (loopback only); `None` starts one in this process on a temporary
+    /// database.
+    pub target: Option<SocketAddr>,
+}
+
+/// What was measured.
+#[derive(Debug, Clone)]
+pub struct LoadReport {
+    /// Games created.
+    pub games: u64,
+    /// Games played to their end.
+    pub finished: u64,
+    /// Plies played and acknowledged.
+    pub plies: u64,
+    /// Requests or updates that failed.
+    pub errors: u64,
+    /// A few of the errors, for the report.
+    pub error_samples: Vec<String>,
+    /// Ply round trips, sorted, in microseconds.
+    pub round_trips: Vec<u64>,
+    /// How long the test ran.
+    pub elapsed: Duration,
+}
+
+impl LoadReport {
+    /// The round trip at a percentile (0 to 100), in milliseconds.
+    pub fn percentile(&self, p: f64) -> f64 {
+        if self.round_trips.is_empty() {
+            return 0.0;
+        }
+        let rank = ((p / 100.0) * (self.round_trips.len() - 1) as f64).round() as usize;
+        self.round_trips[rank.min(self.round_trips.len() - 1)] as f64 / 1000.0
+    }
+}
+
+impl fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for e in &self.error_samples {
+            writeln!(f, "error: {e}")?;
+        }
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        writeln!(
+            f,
+            "games {} finished {} plies {} errors {} seconds {:.1} plies/s {:.0}",
+            self.games,
+            self.finished,
+            self.plies,
+            self.errors,
+            secs,
+            self.plies as f64 / secs
+        )?;
+        write!(
+            f,
+            "round trip ms p50 {:.2} p90 {:.2} p99 {:.2} max {:.2}",
+            self.percentile(50.0),
+            self.percentile(90.0),
+            self.percentile(99.0),
+            self.percentile(100.0)
+        )
+    }
+}
+
+/// Why the test could not run.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The target is not a loopback address.
+    NotLoopback(SocketAddr),
+    /// The server of the test could not start.
+    Start(String),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotLoopback(a) => {
+                write!(
+                    f,
+                    "{a} is not a loopback address: the load test runs on this machine only"
+                )
+            }
+            LoadError::Start(e) => write!(f, "cannot start the server: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The fields of a game object the players need.
+#[derive(Debug, Clone, Deserialize, Default)]
+struct Seen {
+    version: u64,
+    status: String,
+    turn: String,
+    legal: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Created {
+    id: String,
+    token: String,
+    invite: String,
+    game: Seen,
+}
+
+struct Totals {
+    games: AtomicU64,
+    finished: AtomicU64,
+    plies: AtomicU64,
+    errors: AtomicU64,
+    samples: Mutex<Vec<String>>,
+    trips: Mutex<Vec<u64>>,
+}
+
+impl Totals {
+    async fn error(&self, e: String) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut samples = self.samples.lock().await;
+        if samples.len() < 5 {
+            samples.push(e);
+        }
+    }
+}
+
+/// Runs the test; `progress` is called about twice a second with the plies played so far.
+///
+/// # Errors
+///
+/// [`LoadError`] when the target is not on loopback or the in-process server cannot start.
+pub async fn run(
+    config: &LoadConfig,
+    progress: impl Fn(u64, Duration) + Send + Sync,
+) -> Result<LoadReport, LoadError> {
+    let (addr, local) = match config.target {
+        Some(addr) if !addr.ip().is_loopback() => return Err(LoadError::NotLoopback(addr)),
+        Some(addr) => (addr, None),
+        None => {
+            let (addr, server) = local_server().await?;
+            (addr, Some(server))
+        }
+    };
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .pool_max_idle_per_host(config.games)
+        .build()
+        .map_err(|e| LoadError::Start(e.to_string()))?;
+    let totals = Arc::new(Totals {
+        games: AtomicU64::new(0),
+        finished: AtomicU64::new(0),
+        plies: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        samples: Mutex::new(Vec::new()),
+        trips: Mutex::new(Vec::new()),
+    });
+    let started = Instant::now();
+    let deadline = started + config.duration;
+    let mut slots = Vec::with_capacity(config.games);
+    for slot in 0..config.games {
+        // Spread the starts over one thinking time.
+        let delay = config
+            .think
+            .mul_f64(slot as f64 / config.games.max(1) as f64);
+        let slot = Slot {
+            base: format!("http://{addr}"),
+            client: client.clone(),
+            totals: totals.clone(),
+            think: config.think,
+            plies: config.plies,
+            deadline,
+            rng: 0x9e37_79b9_7f4a_7c15 ^ (slot as u64 + 1).wrapping_mul(0xbf58_476d_1ce4_e5b9),
+        };
+        slots.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            slot.run().await;
+        }));
+    }
+    let all = futures_util::future::join_all(slots);
+    tokio::pin!(all);
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    loop {
+        tokio::select! {
+            _ = &mut all => break,
+            _ = tick.tick() => progress(totals.plies.load(Ordering::Relaxed), started.elapsed()),
+        }
+    }
+    let elapsed = started.elapsed();
+    if let Some((stop, dir)) = local {
+        let _ = stop.send(());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let mut round_trips = std::mem::take(&mut *totals.trips.lock().await);
+    round_trips.sort_unstable();
+    Ok(LoadReport {
+        games: totals.games.load(Ordering::Relaxed),
+        finished: totals.finished.load(Ordering::Relaxed),
+        plies: totals.plies.load(Ordering::Relaxed),
+        errors: totals.errors.load(Ordering::Relaxed),
+        error_samples: std::mem::take(&mut *totals.samples.lock().await),
+        round_trips,
+        elapsed,
+    })
+}
+
+type LocalServer = (tokio::sync::oneshot::Sender<()>, PathBuf);
+
+async fn local_server() -> Result<(SocketAddr, LocalServer), LoadError> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("morris-load-{}-{stamp}", std::process::id()));
+    let mut config = Config::new(([127, 0, 0, 1], 0).into(), dir.join("load.db"));
+    config.limits = Limits {
+        games_per_minute: 0,
+        ..Limits::default()
+    };
+    let app = crate::open(&config)
+        .await
+        .map_err(|e| LoadError::Start(e.to_string()))?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| LoadError::Start(e.to_string()))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| LoadError::Start(e.to_string()))?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        if let Err(e) = crate::serve(listener, app, shutdown).await {
+            tracing::error!("the load test's server failed: {e}");
+        }
+    });
+    Ok((addr, (stop, dir)))
+}
+
+struct Slot {
+    base: String,
+    client: reqwest::Client,
+    totals: Arc<Totals>,
+    think: Duration,
+    plies: usize,
+    deadline: Instant,
+    rng: u64,
+}
+
+impl Slot {
+    fn random(&mut self, n: usize) -> usize {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        (self.rng % n.max(1) as u64) as usize
+    }
+
+    async fn run(mut self) {
+        let mut played = 0;
+        while played < self.plies && Instant::now() < self.deadline {
+            match self.game(&mut played).await {
+                Ok(End::Finished) => {
+                    self.totals.finished.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(End::Stopped) => break,
+                Err(e) => {
+                    self.totals.error(e).await;
+                    tokio::time::sleep(self.think).await;
+                }
+            }
+        }
+    }
+
+    /// Plays one game, until its end or the slot's plies or time run out.
+    async fn game(&mut self, played: &mut usize) -> Result<End, String> {
+        let created: Created = self
+            .client
+            .post(format!("{}/api/games", self.base))
+            .json(&json!({"opponent": "friend", "name": "load"}))
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|e| format!("create: {e}"))?
+            .json()
+            .await
+            .map_err(|e| format!("create: {e}"))?;
+        self.totals.games.fetch_add(1, Ordering::Relaxed);
+        let ws = self.base.replacen("http", "ws", 1);
+        let url = |t: &str| format!("{ws}/api/games/{}/ws?token={t}", created.id);
+        let white = watch_socket(&url(&created.token)).await?;
+        let black = watch_socket(&url(&created.invite)).await?;
+        let mut game = created.game;
+        while game.status == "playing" && *played < self.plies {
+            let jitter = 0.5 + self.random(1000) as f64 / 1000.0;
+            let wake = Instant::now() + self.think.mul_f64(jitter);
+            if wake >= self.deadline {
+                return Ok(End::Stopped);
+            }
+            tokio::time::sleep_until(wake.into()).await;
+            let ply = game.legal[self.random(game.legal.len())].clone();
+            let (token, other) = if game.turn == "white" {
+                (&created.token, &black)
+            } else {
+                (&created.invite, &white)
+            };
+            let mut other = other.clone();
+            let sent = Instant::now();
+            let answer: Seen = self
+                .client
+                .post(format!("{}/api/games/{}/moves", self.base, created.id))
+                .json(&json!({"move": ply, "token": token}))
+                .send()
+                .await
+                .and_then(reqwest::Response::error_for_status)
+                .map_err(|e| format!("ply {ply}: {e}"))?
+                .json()
+                .await
+                .map_err(|e| format!("ply {ply}: {e}"))?;
+            let version = answer.version;
+            tokio::time::timeout(Duration::from_secs(10), other.wait_for(|v| *v >= version))
+                .await
+                .map_err(|_| format!("no update for version {version} within 10 s"))?
+                .map_err(|_| "the other seat's socket closed".to_owned())?;
+            let trip = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.totals.trips.lock().await.push(trip);
+            self.totals.plies.fetch_add(1, Ordering::Relaxed);
+            *played += 1;
+            game = answer;
+        }
+        Ok(if game.status == "over" {
+            End::Finished
+        } else {
+            End::Stopped
+        })
+    }
+}
+
+/// How a slot's game ended.
+enum End {
+    /// The game is over: the slot may start another.
+    Finished,
+    /// The slot's plies or time ran out.
+    Stopped,
+}
+
+/// Opens a WebSocket and keeps the newest version it announced in a watch channel, reading
+/// every message so that the server is never held up by this client.
+async fn watch_socket(url: &str) -> Result<watch::Receiver<u64>, String> {
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    let (tx, rx) = watch::channel(0u64);
+    tokio::spawn(async move {
+        #[derive(Deserialize)]
+        struct Version {
+            version: u64,
+        }
+        while let Some(Ok(message)) = socket.next().await {
+            if let Message::Text(text) = message {
+                if let Ok(v) = serde_json::from_str::<Version>(&text) {
+                    if tx.send(v.version).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Ok(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_come_from_the_sorted_trips() {
+        let report = LoadReport {
+            games: 1,
+            finished: 0,
+            plies: 100,
+            errors: 0,
+            error_samples: vec![],
+            round_trips: (1..=100).map(|ms| ms * 1000).collect(),
+            elapsed: Duration::from_secs(1),
+        };
+        assert_eq!(report.percentile(50.0), 51.0);
+        assert_eq!(report.percentile(99.0), 99.0);
+        assert_eq!(report.percentile(100.0), 100.0);
+        assert!(report.to_string().contains("p99 99.00"));
+    }
+
+    #[test]
+    fn only_loopback_is_a_target() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let config = LoadConfig {
+            games: 1,
+            plies: 1,
+            duration: Duration::from_secs(1),
+            think: Duration::from_millis(10),
+            target: Some("192.0.2.1:8080".parse().unwrap()),
+        };
+        let e = rt.block_on(run(&config, |_, _| {})).unwrap_err();
+        assert!(matches!(e, LoadError::NotLoopback(_)));
+    }
+}

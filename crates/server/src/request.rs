@@ -1,0 +1,238 @@
+//! The bodies the server accepts, read straight into checked values; and the JSON extractor
+//! that turns every failure to read one into an [`ApiError`].
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use morris_core::{Color, Variant};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+
+use crate::error::ApiError;
+use crate::game_state::DrawAction;
+use crate::seat::{Name, Opponent, Token};
+
+/// The creator's choice of colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// White, who moves first.
+    #[default]
+    White,
+    /// Black.
+    Black,
+    /// Drawn by lot.
+    Random,
+}
+
+impl ColorChoice {
+    /// The colour, drawing one for [`ColorChoice::Random`].
+    pub fn pick(self) -> Color {
+        match self {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random => {
+                if crate::seat::random_bytes::<1>()[0] & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
+        }
+    }
+}
+
+/// The body of `POST /api/games`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct NewGame {
+    /// The variant (`nine` when absent).
+    #[serde(default, deserialize_with = "variant")]
+    pub variant: Variant,
+    /// Whom the creator plays (the computer when absent).
+    #[serde(default = "computer")]
+    pub opponent: Opponent,
+    /// The computer's level, 1 to 10 (3 when absent).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The creator's colour (white when absent).
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// A position string to start from.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// A game record to import and continue.
+    #[serde(default)]
+    pub record: Option<String>,
+    /// The creator's name.
+    #[serde(default, deserialize_with = "name")]
+    pub name: Option<Name>,
+}
+
+fn computer() -> Opponent {
+    Opponent::Computer
+}
+
+fn variant<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Name>, D::Error> {
+    match Option::<String>::deserialize(d)? {
+        None => Ok(None),
+        Some(t) if t.trim().is_empty() => Ok(None),
+        Some(t) => Name::new(&t).map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+/// A token as a request gives it: a readable one, or text that is no token (which holds no
+/// seat, so it is refused with 403 like a wrong one rather than 400).
+#[derive(Debug, Clone)]
+pub struct GivenToken(pub Option<Token>);
+
+impl<'de> Deserialize<'de> for GivenToken {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GivenToken, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(GivenToken(text.parse().ok()))
+    }
+}
+
+impl GivenToken {
+    /// The token, or 403 for text that is no token.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError::Forbidden`] when the text was not 32 hex digits.
+    pub fn token(&self) -> Result<&Token, ApiError> {
+        self.0.as_ref().ok_or_else(|| {
+            ApiError::Forbidden("this token holds no seat in this game: you can only watch".into())
+        })
+    }
+}
+
+/// The body of `POST /api/games/{id}/moves`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoveRequest {
+    /// The ply in notation.
+    #[serde(rename = "move")]
+    pub ply: String,
+    /// The seat's token.
+    pub token: GivenToken,
+}
+
+/// A body that holds only a token: take-back, resignation.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TokenRequest {
+    /// The seat's token.
+    pub token: GivenToken,
+}
+
+/// The body of `POST /api/games/{id}/draw`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DrawRequest {
+    /// The seat's token.
+    pub token: GivenToken,
+    /// What to do.
+    pub action: DrawAction,
+}
+
+/// The query of `GET /api/games/{id}` and of the WebSocket.
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct TokenQuery {
+    /// A token, to learn which seat it holds.
+    pub token: Option<String>,
+}
+
+impl TokenQuery {
+    /// The token, if one readable was given.
+    pub fn token(&self) -> Option<Token> {
+        self.token.as_deref().and_then(|t| t.parse().ok())
+    }
+}
+
+/// A JSON body read into `T`, whose every failure is an [`ApiError`] with a JSON message.
+#[derive(Debug, Clone)]
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<ApiJson<T>, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(rejection_error(&rejection)),
+        }
+    }
+}
+
+fn rejection_error(rejection: &JsonRejection) -> ApiError {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
+        JsonRejection::JsonDataError(e) => ApiError::BadRequest(format!(
+            "the JSON body does not fit: {}",
+            serde_reason(&e.body_text())
+        )),
+        JsonRejection::JsonSyntaxError(e) => ApiError::BadRequest(format!(
+            "the body is not valid JSON: {}",
+            serde_reason(&e.body_text())
+        )),
+        other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge,
+        other => ApiError::BadRequest(format!("cannot read the body: {}", other.body_text())),
+    }
+}
+
+/// The useful end of axum's message ("Failed to deserialize the JSON body into the target
+/// type: name: the name is empty at line 1 column 12" → "name: the name is empty at …").
+fn serde_reason(text: &str) -> String {
+    let prefixes = [
+        "Failed to deserialize the JSON body into the target type: ",
+        "Failed to parse the request body as JSON: ",
+    ];
+    let reason = prefixes
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+        .unwrap_or(text);
+    reason.chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_game_has_defaults() {
+        let g: NewGame = serde_json::from_str("{}").unwrap();
+        assert_eq!(g.variant, Variant::Nine);
+        assert_eq!(g.opponent, Opponent::Computer);
+        assert_eq!(g.color, ColorChoice::White);
+        assert!(g.name.is_none());
+        let g: NewGame = serde_json::from_str(
+            r#"{"variant":"six","opponent":"friend","color":"random","name":"  ","level":null}"#,
+        )
+        .unwrap();
+        assert_eq!(g.variant, Variant::Six);
+        assert!(g.name.is_none());
+    }
+
+    #[test]
+    fn bad_fields_are_refused_with_reasons() {
+        let e = serde_json::from_str::<NewGame>(r#"{"variant":"ten"}"#).unwrap_err();
+        assert!(e.to_string().contains("ten"), "{e}");
+        let long = format!(r#"{{"name":"{}"}}"#, "x".repeat(41));
+        let e = serde_json::from_str::<NewGame>(&long).unwrap_err();
+        assert!(e.to_string().contains("40"), "{e}");
+        assert!(serde_json::from_str::<NewGame>(r#"{"opponent":"robot"}"#).is_err());
+        assert!(serde_json::from_str::<NewGame>(r#"{"level":300}"#).is_err());
+        assert!(serde_json::from_str::<DrawRequest>(r#"{"token":"x","action":"maybe"}"#).is_err());
+    }
+
+    #[test]
+    fn unreadable_tokens_hold_no_seat() {
+        let m: MoveRequest = serde_json::from_str(r#"{"move":"d6","token":"nope"}"#).unwrap();
+        assert_eq!(m.token.token().unwrap_err().status(), 403);
+        let t = Token::random();
+        let m: MoveRequest =
+            serde_json::from_str(&format!(r#"{{"move":"d6","token":"{t}"}}"#)).unwrap();
+        assert_eq!(m.token.token().unwrap(), &t);
+    }
+}

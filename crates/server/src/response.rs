@@ -1,0 +1,246 @@
+//! The bodies the server answers with, as docs/api.md describes them.
+
+use std::collections::BTreeMap;
+
+use morris_core::{ByColor, Color, Variant};
+use serde::Serialize;
+
+use crate::game_state::GameState;
+use crate::seat::{Player, Seat, Token};
+
+/// A board as the page draws it: `GET /api/variants`.
+#[derive(Debug, Clone, Serialize)]
+pub struct VariantView {
+    /// The variant's name, such as `nine`.
+    pub name: &'static str,
+    /// Its title, such as "Nine Men's Morris".
+    pub title: &'static str,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// The width of the naming grid (7, 5 or 3).
+    pub size: u8,
+    /// The points in position-string order.
+    pub points: Vec<String>,
+    /// The lines between adjacent points, each once.
+    pub lines: Vec<[String; 2]>,
+    /// The mills, each as its three points.
+    pub mills: Vec<Vec<String>>,
+}
+
+impl VariantView {
+    /// The view of a variant.
+    pub fn new(variant: Variant) -> VariantView {
+        let board = variant.board();
+        let name = |p| board.square(p).to_string();
+        VariantView {
+            name: variant.name(),
+            title: variant.title(),
+            pieces: variant.rules().pieces,
+            size: board.size(),
+            points: board.points().map(name).collect(),
+            lines: board.lines().map(|(a, b)| [name(a), name(b)]).collect(),
+            mills: board
+                .mills()
+                .iter()
+                .map(|m| m.into_iter().map(name).collect())
+                .collect(),
+        }
+    }
+}
+
+/// Who sits in a seat, as the page shows it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// The name given, "Computer", or `null`.
+    pub name: Option<String>,
+    /// The computer's level, or `null`.
+    pub level: Option<u8>,
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ResultView {
+    /// The winner, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// The reason, such as `blocked`.
+    pub reason: &'static str,
+    /// The end in words, such as "Black is blocked".
+    pub text: String,
+}
+
+/// The whole state of a game: the `GAME` object of the API.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// The variant's name.
+    pub variant: &'static str,
+    /// `computer`, `friend` or `local`.
+    pub opponent: &'static str,
+    /// `playing` or `over`.
+    pub status: &'static str,
+    /// The position string now.
+    pub position: String,
+    /// The position string the game started from.
+    pub start: String,
+    /// The plies played, in notation.
+    pub moves: Vec<String>,
+    /// The last ply, if any.
+    pub last: Option<String>,
+    /// The side to move.
+    pub turn: &'static str,
+    /// The legal plies for the side to move; empty when the game is over.
+    pub legal: Vec<String>,
+    /// Pieces in hand.
+    pub in_hand: ByColorView<u8>,
+    /// Pieces on the board.
+    pub on_board: ByColorView<usize>,
+    /// The occupied points and their colours.
+    pub board: BTreeMap<String, &'static str>,
+    /// Who sits in each seat.
+    pub players: ByColorView<PlayerView>,
+    /// The seat of the token given, if any.
+    pub you: Option<Seat>,
+    /// Whether the computer is choosing a ply.
+    pub thinking: bool,
+    /// The side that offers a draw, if one does.
+    pub draw_offer: Option<&'static str>,
+    /// How the game ended, if it did.
+    pub result: Option<ResultView>,
+    /// Grows by one with every change.
+    pub version: u64,
+}
+
+/// A value per colour, written `{"white": …, "black": …}`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ByColorView<T> {
+    /// White's value.
+    pub white: T,
+    /// Black's value.
+    pub black: T,
+}
+
+impl<T> From<ByColor<T>> for ByColorView<T> {
+    fn from(b: ByColor<T>) -> ByColorView<T> {
+        ByColorView {
+            white: b.white,
+            black: b.black,
+        }
+    }
+}
+
+impl GameView {
+    /// The view of a game for the holder of `token` (or a spectator).
+    pub fn new(state: &GameState, token: Option<&Token>) -> GameView {
+        let game = &state.game;
+        let pos = game.position();
+        let board = pos.board();
+        let outcome = game.outcome();
+        let moves = game.ply_texts();
+        GameView {
+            id: state.id.to_string(),
+            variant: pos.rules().variant.name(),
+            opponent: state.opponent.name(),
+            status: if outcome.is_some() { "over" } else { "playing" },
+            position: pos.to_string(),
+            start: game.start().to_string(),
+            last: moves.last().cloned(),
+            moves,
+            turn: pos.turn().name(),
+            legal: game
+                .legal_plies()
+                .iter()
+                .map(|p| p.display(board).to_string())
+                .collect(),
+            in_hand: ByColor::from_fn(|c| pos.in_hand(c)).into(),
+            on_board: ByColor::from_fn(|c| pos.pieces(c).count()).into(),
+            board: board
+                .points()
+                .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.name())))
+                .collect(),
+            players: ByColor::from_fn(|c| player_view(state.players.get(c))).into(),
+            you: token.and_then(|t| state.seat_of(t)),
+            thinking: state.computer_to_move().is_some(),
+            draw_offer: state.draw_offer.map(Color::name),
+            result: outcome.map(|o| ResultView {
+                winner: o.winner.map(Color::name),
+                reason: o.reason.name(),
+                text: o.describe(),
+            }),
+            version: state.version,
+        }
+    }
+}
+
+fn player_view(p: &Player) -> PlayerView {
+    match p {
+        Player::Human(name) => PlayerView {
+            kind: "human",
+            name: name.as_ref().map(|n| n.as_str().to_owned()),
+            level: None,
+        },
+        Player::Computer(level) => PlayerView {
+            kind: "computer",
+            name: Some("Computer".into()),
+            level: Some(*level),
+        },
+    }
+}
+
+/// The answer to `POST /api/games`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Created {
+    /// The game's id.
+    pub id: String,
+    /// The creator's token.
+    pub token: Token,
+    /// The creator's colour.
+    pub color: &'static str,
+    /// The other seat's token in a friend game.
+    pub invite: Option<Token>,
+    /// The game.
+    pub game: GameView,
+}
+
+/// The answer to `GET /api/games/{id}/hint`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HintView {
+    /// The ply suggested.
+    #[serde(rename = "move")]
+    pub ply: String,
+    /// Its score: `cp N` or `mate N`.
+    pub score: String,
+}
+
+/// One ply of an analysis.
+#[derive(Debug, Clone, Serialize)]
+pub struct GradedPly {
+    /// The ply.
+    #[serde(rename = "move")]
+    pub ply: String,
+    /// Its score: `cp N` or `mate N`.
+    pub score: String,
+    /// `best`, `good`, `inaccuracy`, `mistake` or `blunder`.
+    pub grade: &'static str,
+}
+
+/// The answer to `GET /api/games/{id}/analysis`.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalysisView {
+    /// `tablebase` or `engine`.
+    pub source: &'static str,
+    /// The depth searched (0 for a tablebase).
+    pub depth: u32,
+    /// Every legal ply, best first.
+    pub moves: Vec<GradedPly>,
+}
+
+/// A WebSocket answer to a ping.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pong {
+    /// Always `pong`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}

@@ -1,0 +1,621 @@
+//! The game store: SQLite in WAL mode, written by one thread that commits in groups.
+//!
+//! Every change of a game is a whole-row write checked against the version before it, so a
+//! game in the database is always one the server has shown. Requests queue on a channel; the
+//! writer thread takes all that are waiting, runs them in one transaction and answers each
+//! only after the commit, so an acknowledged ply survives a crash of the process.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use morris_core::{ByColor, Color, Game, Outcome, Position, Reason, Variant};
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::oneshot;
+
+use crate::game_state::GameState;
+use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
+
+/// The schema version written to `PRAGMA user_version`.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The most requests committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id               TEXT PRIMARY KEY,
+    variant          TEXT NOT NULL,
+    start            TEXT NOT NULL,
+    moves            TEXT NOT NULL,
+    opponent         TEXT NOT NULL,
+    white_level      INTEGER,
+    white_name       TEXT,
+    white_token      BLOB,
+    black_level      INTEGER,
+    black_name       TEXT,
+    black_token      BLOB,
+    ended            TEXT,
+    draw_offer       TEXT,
+    version          INTEGER NOT NULL,
+    over             INTEGER NOT NULL,
+    computer_to_move INTEGER NOT NULL,
+    created          INTEGER NOT NULL,
+    updated          INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
+";
+
+/// A failure of the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreError {
+    /// SQLite failed.
+    Sqlite(String),
+    /// A row cannot be read back into a game.
+    Corrupt {
+        /// The game.
+        id: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The row changed under the write: its version is not the one expected.
+    Stale(String),
+    /// The writer thread is gone (the server is shutting down).
+    Closed,
+    /// The database file cannot be opened.
+    Open {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            StoreError::Corrupt { id, reason } => write!(f, "game {id} in the database: {reason}"),
+            StoreError::Stale(id) => write!(f, "game {id} changed in the database meanwhile"),
+            StoreError::Closed => f.write_str("the database is closed"),
+            StoreError::Open { path, reason } => {
+                write!(f, "cannot open the database {}: {reason}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite(e.to_string())
+    }
+}
+
+enum Job {
+    Insert(Box<GameState>, oneshot::Sender<Result<(), StoreError>>),
+    Update(Box<GameState>, oneshot::Sender<Result<(), StoreError>>),
+    Load(
+        GameId,
+        oneshot::Sender<Result<Option<GameState>, StoreError>>,
+    ),
+    Waiting(oneshot::Sender<Result<Vec<GameId>, StoreError>>),
+    Count(oneshot::Sender<Result<u64, StoreError>>),
+}
+
+/// The handle of the store; cheap to share (`Arc` it).
+#[derive(Debug)]
+pub struct Store {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl fmt::Debug for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Job")
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and starts its writer thread.
+    /// `":memory:"` gives a database that lives as long as the store.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Open`] when the file or its folder cannot be created or opened, or the
+    /// file is not a database of this program.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let open_error = |reason: String| StoreError::Open {
+            path: path.to_owned(),
+            reason,
+        };
+        if path != Path::new(":memory:") {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| open_error(e.to_string()))?;
+            }
+        }
+        let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
+        prepare(&conn).map_err(|e| open_error(e.to_string()))?;
+        let (jobs, queue) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("morris-store".into())
+            .spawn(move || writer(conn, queue))
+            .map_err(|e| open_error(e.to_string()))?;
+        Ok(Store { jobs })
+    }
+
+    async fn ask<T>(
+        &self,
+        job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Job,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.jobs.send(job(tx)).map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Adds a new game. Returns after the commit.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails (an id taken twice included).
+    pub async fn insert(&self, game: &GameState) -> Result<(), StoreError> {
+        self.ask(|tx| Job::Insert(Box::new(game.clone()), tx)).await
+    }
+
+    /// Writes a changed game whose version is one more than the stored one. Returns after the
+    /// commit.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Stale`] when the stored version is not the one before; SQLite's failures.
+    pub async fn update(&self, game: &GameState) -> Result<(), StoreError> {
+        self.ask(|tx| Job::Update(Box::new(game.clone()), tx)).await
+    }
+
+    /// Reads a game, replaying its plies through the rules.
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures, and [`StoreError::Corrupt`] for a row that is not a game.
+    pub async fn load(&self, id: &GameId) -> Result<Option<GameState>, StoreError> {
+        self.ask(|tx| Job::Load(id.clone(), tx)).await
+    }
+
+    /// The games in which the computer is to move: after a restart it moves in them.
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures.
+    pub async fn waiting_for_computer(&self) -> Result<Vec<GameId>, StoreError> {
+        self.ask(Job::Waiting).await
+    }
+
+    /// The number of games stored.
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures.
+    pub async fn count(&self) -> Result<u64, StoreError> {
+        self.ask(Job::Count).await
+    }
+}
+
+fn prepare(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // WAL: readers never block the writer; NORMAL: a commit is in the log file when it
+    // returns, so it survives the death of the process (not a power cut before the next
+    // checkpoint, which FULL would also cover at the cost of an fsync per group).
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    if mode != "wal" && mode != "memory" {
+        tracing::warn!("the database is in journal mode {mode}, not WAL");
+    }
+    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "the database was written by a newer morris (schema {version})"
+        )));
+    }
+    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
+    Ok(())
+}
+
+fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        run_batch(&mut conn, batch);
+    }
+}
+
+type Reply = oneshot::Sender<Result<(), StoreError>>;
+
+fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
+    let mut writes: Vec<(Reply, Result<(), StoreError>)> = Vec::new();
+    let tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => {
+            let e = StoreError::from(e);
+            for job in batch {
+                fail(job, e.clone());
+            }
+            return;
+        }
+    };
+    for job in batch {
+        match job {
+            Job::Insert(game, reply) => writes.push((reply, insert(&tx, &game))),
+            Job::Update(game, reply) => writes.push((reply, update(&tx, &game))),
+            Job::Load(id, reply) => {
+                let _ = reply.send(load(&tx, &id));
+            }
+            Job::Waiting(reply) => {
+                let _ = reply.send(waiting(&tx));
+            }
+            Job::Count(reply) => {
+                let _ = reply.send(
+                    tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+                        .map_err(StoreError::from),
+                );
+            }
+        }
+    }
+    match tx.commit() {
+        Ok(()) => {
+            for (reply, result) in writes {
+                let _ = reply.send(result);
+            }
+        }
+        Err(e) => {
+            let e = StoreError::from(e);
+            tracing::error!("commit failed: {e}");
+            for (reply, _) in writes {
+                let _ = reply.send(Err(e.clone()));
+            }
+        }
+    }
+}
+
+fn fail(job: Job, e: StoreError) {
+    match job {
+        Job::Insert(_, r) | Job::Update(_, r) => {
+            let _ = r.send(Err(e));
+        }
+        Job::Load(_, r) => {
+            let _ = r.send(Err(e));
+        }
+        Job::Waiting(r) => {
+            let _ = r.send(Err(e));
+        }
+        Job::Count(r) => {
+            let _ = r.send(Err(e));
+        }
+    }
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// The end of a game that its plies do not show: a resignation, an agreement, or a result
+/// read from an imported record.
+fn explicit_end(game: &Game) -> Option<Outcome> {
+    let outcome = game.outcome()?;
+    let mut bare = game.clone();
+    bare.set_ended(None);
+    (bare.outcome() != Some(outcome)).then_some(outcome)
+}
+
+fn outcome_text(o: Outcome) -> String {
+    format!(
+        "{} {}",
+        o.winner.map_or("draw", Color::name),
+        o.reason.name()
+    )
+}
+
+fn parse_outcome(text: &str) -> Option<Outcome> {
+    let (who, reason) = text.split_once(' ')?;
+    let reason = Reason::from_name(reason)?;
+    match who {
+        "draw" => Some(Outcome::draw(reason)),
+        c => Some(Outcome::win(c.parse().ok()?, reason)),
+    }
+}
+
+fn level(p: &Player) -> Option<u8> {
+    match p {
+        Player::Computer(l) => Some(*l),
+        Player::Human(_) => None,
+    }
+}
+
+fn name(p: &Player) -> Option<&str> {
+    match p {
+        Player::Human(n) => n.as_ref().map(Name::as_str),
+        Player::Computer(_) => None,
+    }
+}
+
+fn token(t: &Option<TokenHash>) -> Option<&[u8]> {
+    t.as_ref().map(|h| h.0.as_slice())
+}
+
+fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
+    let moves = g.game.ply_texts().join(" ");
+    let t = now();
+    tx.prepare_cached(
+        "INSERT INTO games (id, variant, start, moves, opponent,
+             white_level, white_name, white_token, black_level, black_name, black_token,
+             ended, draw_offer, version, over, computer_to_move, created, updated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
+    )?
+    .execute(params![
+        g.id.as_str(),
+        g.game.start().rules().variant.name(),
+        g.game.start().to_string(),
+        moves,
+        g.opponent.name(),
+        level(&g.players.white),
+        name(&g.players.white),
+        token(&g.seats.white),
+        level(&g.players.black),
+        name(&g.players.black),
+        token(&g.seats.black),
+        explicit_end(&g.game).map(outcome_text),
+        g.draw_offer.map(Color::name),
+        g.version as i64,
+        g.is_over(),
+        g.computer_to_move().is_some(),
+        t,
+    ])?;
+    Ok(())
+}
+
+fn update(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
+    let moves = g.game.ply_texts().join(" ");
+    let changed = tx
+        .prepare_cached(
+            "UPDATE games SET moves = ?2, ended = ?3, draw_offer = ?4, version = ?5, over = ?6,
+                 computer_to_move = ?7, updated = ?8
+             WHERE id = ?1 AND version = ?5 - 1",
+        )?
+        .execute(params![
+            g.id.as_str(),
+            moves,
+            explicit_end(&g.game).map(outcome_text),
+            g.draw_offer.map(Color::name),
+            g.version as i64,
+            g.is_over(),
+            g.computer_to_move().is_some(),
+            now(),
+        ])?;
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Stale(g.id.to_string()))
+    }
+}
+
+fn waiting(tx: &rusqlite::Transaction<'_>) -> Result<Vec<GameId>, StoreError> {
+    let mut stmt = tx.prepare_cached("SELECT id FROM games WHERE computer_to_move = 1")?;
+    let ids = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .filter_map(|r| r.ok().and_then(|s| s.parse().ok()))
+        .collect();
+    Ok(ids)
+}
+
+struct Row {
+    variant: String,
+    start: String,
+    moves: String,
+    opponent: String,
+    levels: ByColor<Option<u8>>,
+    names: ByColor<Option<String>>,
+    tokens: ByColor<Option<Vec<u8>>>,
+    ended: Option<String>,
+    draw_offer: Option<String>,
+    version: i64,
+    created: i64,
+}
+
+fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>, StoreError> {
+    let row = tx
+        .prepare_cached(
+            "SELECT variant, start, moves, opponent, white_level, white_name, white_token,
+                    black_level, black_name, black_token, ended, draw_offer, version, created
+             FROM games WHERE id = ?1",
+        )?
+        .query_row([id.as_str()], |r| {
+            Ok(Row {
+                variant: r.get(0)?,
+                start: r.get(1)?,
+                moves: r.get(2)?,
+                opponent: r.get(3)?,
+                levels: ByColor::new(r.get(4)?, r.get(7)?),
+                names: ByColor::new(r.get(5)?, r.get(8)?),
+                tokens: ByColor::new(r.get(6)?, r.get(9)?),
+                ended: r.get(10)?,
+                draw_offer: r.get(11)?,
+                version: r.get(12)?,
+                created: r.get(13)?,
+            })
+        })
+        .optional()?;
+    row.map(|row| rebuild(id, row)).transpose()
+}
+
+fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
+    let corrupt = |reason: String| StoreError::Corrupt {
+        id: id.to_string(),
+        reason,
+    };
+    let variant: Variant = row.variant.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let start =
+        Position::from_fen(variant.rules(), &row.start).map_err(|e| corrupt(e.to_string()))?;
+    let mut game = Game::new(start);
+    for (i, ply) in row.moves.split_whitespace().enumerate() {
+        game.play_text(ply)
+            .map_err(|e| corrupt(format!("ply {}: {e}", i + 1)))?;
+    }
+    if let Some(text) = &row.ended {
+        let outcome = parse_outcome(text).ok_or_else(|| corrupt(format!("end {text:?}")))?;
+        game.set_ended(Some(outcome));
+    }
+    let opponent = Opponent::from_name(&row.opponent)
+        .ok_or_else(|| corrupt(format!("opponent {:?}", row.opponent)))?;
+    let player = |level: Option<u8>, name: Option<String>| match level {
+        Some(l) => Player::Computer(l),
+        None => Player::Human(name.and_then(|n| Name::new(&n).ok())),
+    };
+    let hash = |t: Option<Vec<u8>>| -> Result<Option<TokenHash>, StoreError> {
+        t.map(|bytes| {
+            <[u8; 32]>::try_from(bytes.as_slice())
+                .map(TokenHash)
+                .map_err(|_| corrupt("a token hash is not 32 bytes".into()))
+        })
+        .transpose()
+    };
+    let draw_offer = match row.draw_offer.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.parse()
+                .map_err(|_| corrupt(format!("draw offer {c:?}")))?,
+        ),
+    };
+    Ok(GameState {
+        id: id.clone(),
+        game,
+        opponent,
+        players: ByColor::new(
+            player(row.levels.white, row.names.white),
+            player(row.levels.black, row.names.black),
+        ),
+        seats: ByColor::new(hash(row.tokens.white)?, hash(row.tokens.black)?),
+        draw_offer,
+        version: u64::try_from(row.version).map_err(|_| corrupt("negative version".into()))?,
+        created: row.created,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game_state::DrawAction;
+    use crate::seat::Token;
+
+    fn new_game(opponent: Opponent) -> (GameState, Token) {
+        let t = Token::random();
+        let g = GameState {
+            id: GameId::random(),
+            game: Game::new(Position::start(Variant::Nine)),
+            opponent,
+            players: ByColor::new(Player::Human(Name::new("Ann").ok()), Player::Human(None)),
+            seats: ByColor::new(Some(t.hash()), Some(t.hash())),
+            draw_offer: None,
+            version: 1,
+            created: now(),
+        };
+        (g, t)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn games_survive_a_reopen_of_the_file() {
+        let dir = std::env::temp_dir().join(format!("morris-store-{}", GameId::random()));
+        let path = dir.join("games.db");
+        let rt = runtime();
+        let (g, t) = new_game(Opponent::Local);
+        let g = rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            store.insert(&g).await.unwrap();
+            let mut g = g;
+            for ply in ["d6", "f4", "d2"] {
+                g = g.play(&t, ply).unwrap();
+                store.update(&g).await.unwrap();
+            }
+            let g = g.draw(&t, DrawAction::Offer, false).unwrap().unwrap();
+            store.update(&g).await.unwrap();
+            g
+        });
+        let back = rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            assert_eq!(store.count().await.unwrap(), 1);
+            store.load(&g.id).await.unwrap().unwrap()
+        });
+        assert_eq!(back.game, g.game);
+        assert_eq!(back.version, g.version);
+        assert_eq!(back.draw_offer, g.draw_offer);
+        assert_eq!(back.players, g.players);
+        assert_eq!(back.seat_of(&t), g.seat_of(&t));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn stale_writes_are_refused_and_resignations_kept() {
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(Path::new(":memory:")).unwrap();
+            let (g, t) = new_game(Opponent::Local);
+            store.insert(&g).await.unwrap();
+            assert!(matches!(store.insert(&g).await, Err(StoreError::Sqlite(_))));
+            let a = g.play(&t, "d6").unwrap();
+            store.update(&a).await.unwrap();
+            let b = g.play(&t, "d2").unwrap();
+            assert_eq!(
+                store.update(&b).await,
+                Err(StoreError::Stale(g.id.to_string()))
+            );
+            let r = a.resign(&t).unwrap();
+            store.update(&r).await.unwrap();
+            let back = store.load(&g.id).await.unwrap().unwrap();
+            assert_eq!(back.game.outcome(), r.game.outcome());
+            assert!(store.load(&GameId::random()).await.unwrap().is_none());
+        });
+    }
+
+    #[test]
+    fn computer_games_waiting_for_a_ply_are_listed() {
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(Path::new(":memory:")).unwrap();
+            let (mut g, t) = new_game(Opponent::Computer);
+            g.players.black = Player::Computer(2);
+            g.seats.black = None;
+            store.insert(&g).await.unwrap();
+            assert!(store.waiting_for_computer().await.unwrap().is_empty());
+            let g = g.play(&t, "d6").unwrap();
+            store.update(&g).await.unwrap();
+            assert_eq!(
+                store.waiting_for_computer().await.unwrap(),
+                vec![g.id.clone()]
+            );
+        });
+    }
+
+    #[test]
+    fn outcomes_round_trip_as_text() {
+        for o in [
+            Outcome::win(Color::Black, Reason::Resignation),
+            Outcome::draw(Reason::Agreement),
+        ] {
+            assert_eq!(parse_outcome(&outcome_text(o)), Some(o));
+        }
+        assert_eq!(parse_outcome("nobody resignation"), None);
+    }
+}

@@ -1,0 +1,122 @@
+//! Live updates: a WebSocket per watcher that gets the whole game at once and after every
+//! change.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::app::{AppState, LiveGame};
+use crate::error::ApiError;
+use crate::request::TokenQuery;
+use crate::response::{GameView, Pong};
+use crate::seat::{Seat, Token};
+
+/// `GET /api/games/{id}/ws` (optionally `?token=…` so that `you` names the token's seat).
+pub async fn watch(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let live = app.game(&id).await?;
+    let max = app.limits.max_ws_message;
+    let token = query.token();
+    Ok(upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| serve_socket(socket, live, token)))
+}
+
+fn encode(view: &GameView, you: Option<Seat>) -> Option<Message> {
+    let mut view = view.clone();
+    view.you = you;
+    serde_json::to_string(&view)
+        .ok()
+        .map(|s| Message::Text(s.into()))
+}
+
+async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<Token>) {
+    // Subscribe before reading the state, so that no change between the two is missed.
+    let mut updates = live.subscribe();
+    let state = live.snapshot().await;
+    let you = token.as_ref().and_then(|t| state.seat_of(t));
+    let mut shown = state.version;
+    let first = GameView::new(&state, token.as_ref());
+    let Some(message) = encode(&first, you) else {
+        return;
+    };
+    if socket.send(message).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            update = updates.recv() => {
+                let view = match update {
+                    Ok(view) => view,
+                    Err(RecvError::Lagged(_)) => {
+                        Arc::new(GameView::new(&live.snapshot().await, None))
+                    }
+                    Err(RecvError::Closed) => break,
+                };
+                if view.version <= shown {
+                    continue;
+                }
+                shown = view.version;
+                let Some(message) = encode(&view, you) else { break };
+                if socket.send(message).await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        if is_ping(&text) {
+                            let pong = serde_json::to_string(&Pong { kind: "pong" })
+                                .unwrap_or_default();
+                            if socket.send(Message::Text(pong.into())).await.is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        // Too large, or not a WebSocket message: say so and close.
+                        let frame = CloseFrame {
+                            code: close_code::SIZE,
+                            reason: "message too large or malformed".into(),
+                        };
+                        tracing::debug!("closing a WebSocket: {e}");
+                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_ping(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+    }
+    serde_json::from_str::<Kind<'_>>(text).is_ok_and(|k| k.kind == "ping")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pings_are_recognised() {
+        assert!(is_ping(r#"{"type":"ping"}"#));
+        assert!(is_ping(r#"{"type": "ping", "x": 1}"#));
+        assert!(!is_ping(r#"{"type":"pong"}"#));
+        assert!(!is_ping("ping"));
+    }
+}

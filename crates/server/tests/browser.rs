@@ -1,0 +1,399 @@
+//! The page in a real headless Chromium, driven through chromedriver: a whole game against
+//! level 1 by clicking the board, and a friend game between two browsers.
+//!
+//! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`).
+//! Without chromedriver the tests say so and pass, unless `CI=true`, where they fail.
+//! A screenshot of each game in its middle is kept in `target/screenshots/`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Lcg, Server, strings};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// A chromedriver process on a free port.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The chromedriver to use; `None` (after saying why) when the test should be skipped.
+fn chromedriver() -> Option<PathBuf> {
+    match find_program("chromedriver") {
+        Some(path) => Some(path),
+        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("chromedriver is missing and CI=true: install chromium and chromium-driver")
+        }
+        None => {
+            eprintln!(
+                "SKIPPED: chromedriver not found; install chromium and chromium-driver to run \
+                 the browser tests"
+            );
+            None
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn start_driver(program: &Path) -> Driver {
+    let port = free_port();
+    let child = Command::new(program)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    let status = format!("{}/status", driver.url);
+    let started = Instant::now();
+    loop {
+        if let Ok(r) = reqwest::get(&status).await {
+            if r.status().is_success() {
+                return driver;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver is ready"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A new browser with an empty profile of its own.
+async fn browser(driver: &Driver, profile: &Path) -> Client {
+    let mut args = vec![
+        "--headless=new".to_owned(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--window-size=1280,900".into(),
+    ];
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let mut options = json!({ "args": args });
+    if let Some(chromium) = find_program("chromium") {
+        options["binary"] = json!(chromium);
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), options);
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a browser session")
+}
+
+async fn api_game(server: &Server, id: &str) -> Value {
+    server.get(&format!("/api/games/{id}")).await.1
+}
+
+/// Waits until the page has drawn the game at `version`.
+async fn page_at(client: &Client, version: u64) {
+    let started = Instant::now();
+    loop {
+        let board = client.find(Locator::Id("board")).await.unwrap();
+        let shown: u64 = board
+            .attr("data-version")
+            .await
+            .unwrap()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        if shown >= version {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the page shows version {version} (it shows {shown})"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// Waits until the server's game is past `version`.
+async fn server_past(server: &Server, id: &str, version: u64) -> Value {
+    let started = Instant::now();
+    loop {
+        let game = api_game(server, id).await;
+        if game["version"].as_u64().unwrap() > version {
+            return game;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the click made a ply after version {version}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// The points to click for a ply: `f2-f4xd5` is f2, f4, d5.
+fn clicks(ply: &str) -> Vec<String> {
+    ply.split(['-', 'x']).map(str::to_owned).collect()
+}
+
+/// Plays a ply by clicking its points on the board.
+async fn click_ply(client: &Client, ply: &str) {
+    for point in clicks(ply) {
+        let selector = format!("#board [data-point='{point}']");
+        client
+            .find(Locator::Css(&selector))
+            .await
+            .unwrap_or_else(|e| panic!("point {point} is on the board: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("point {point} can be clicked: {e}"));
+    }
+}
+
+/// A ply that removes a piece if there is one, else any: games end sooner.
+fn pick(game: &Value, rng: &mut Lcg) -> String {
+    let legal = strings(&game["legal"]);
+    let removing: Vec<&String> = legal.iter().filter(|p| p.contains('x')).collect();
+    if !removing.is_empty() {
+        return removing[rng.below(removing.len())].clone();
+    }
+    legal[rng.below(legal.len())].clone()
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
+/// Starts a game from the new-game dialog of `/`; returns its id.
+async fn new_game(client: &Client, server: &Server, fields: Value) -> String {
+    client.goto(&server.url("/")).await.unwrap();
+    client
+        .wait()
+        .for_element(Locator::Css("#new-game[open] #start-game"))
+        .await
+        .unwrap();
+    client
+        .execute(
+            "const [fields] = arguments;
+             const form = document.querySelector('#new-game form');
+             for (const [name, value] of Object.entries(fields)) {
+               const el = form.elements[name];
+               el.value = value;
+               el.dispatchEvent(new Event('input', { bubbles: true }));
+               el.dispatchEvent(new Event('change', { bubbles: true }));
+             }",
+            vec![fields],
+        )
+        .await
+        .unwrap();
+    client
+        .find(Locator::Id("start-game"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let url = client.current_url().await.unwrap();
+        if let Some(id) = url.path().strip_prefix("/g/") {
+            return id.to_owned();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the game opens"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text_of(client: &Client, id: &str) -> String {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_level_1_by_clicking_the_board() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let server = Server::in_memory().await;
+    let driver = start_driver(&program).await;
+    let profile = common::temp_dir("chromium-computer");
+    let client = browser(&driver, &profile).await;
+    let id = new_game(
+        &client,
+        &server,
+        json!({"opponent": "computer", "level": "1", "color": "white", "name": "Ann"}),
+    )
+    .await;
+    let mut rng = Lcg(3);
+    let mut plies = 0;
+    loop {
+        let game = api_game(&server, &id).await;
+        if game["status"] == "over" {
+            page_at(&client, game["version"].as_u64().unwrap()).await;
+            break;
+        }
+        if game["thinking"] == true {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
+        assert_eq!(game["turn"], "white");
+        let version = game["version"].as_u64().unwrap();
+        page_at(&client, version).await;
+        let ply = pick(&game, &mut rng);
+        click_ply(&client, &ply).await;
+        let after = server_past(&server, &id, version).await;
+        assert_eq!(
+            after["moves"][version as usize - 1],
+            json!(ply),
+            "the clicks made {ply}"
+        );
+        plies += 1;
+        if plies == 12 {
+            screenshot(&client, "computer-game.png").await;
+        }
+        assert!(plies < 500, "the game ends");
+    }
+    let status = text_of(&client, "status").await;
+    let game = api_game(&server, &id).await;
+    let result = game["result"]["text"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches('.');
+    assert!(
+        status.contains(result),
+        "the page tells the end: {status:?}"
+    );
+    let moves = text_of(&client, "moves").await;
+    assert!(moves.contains(strings(&game["moves"]).last().unwrap()));
+    client.close().await.unwrap();
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(profile);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let server = Server::in_memory().await;
+    let driver = start_driver(&program).await;
+    let (profile_a, profile_b) = (
+        common::temp_dir("chromium-host"),
+        common::temp_dir("chromium-guest"),
+    );
+    let host = browser(&driver, &profile_a).await;
+    let guest = browser(&driver, &profile_b).await;
+    let id = new_game(
+        &host,
+        &server,
+        json!({"opponent": "friend", "color": "white", "name": "<b>Ann</b>"}),
+    )
+    .await;
+    let invite_input = host.find(Locator::Id("invite-link")).await.unwrap();
+    let invite = invite_input
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(invite.contains(&format!("/g/{id}?t=")), "{invite}");
+    guest.goto(&invite).await.unwrap();
+    page_at(&guest, 1).await;
+    let guest_url = guest.current_url().await.unwrap();
+    assert!(
+        guest_url.query().is_none(),
+        "the token leaves the address bar"
+    );
+    let names = text_of(&guest, "player-top").await + &text_of(&guest, "player-bottom").await;
+    assert!(
+        names.contains("<b>Ann</b>"),
+        "the name is shown as text: {names:?}"
+    );
+
+    let mut rng = Lcg(5);
+    let mut plies = 0;
+    loop {
+        let game = api_game(&server, &id).await;
+        let version = game["version"].as_u64().unwrap();
+        page_at(&host, version).await;
+        page_at(&guest, version).await;
+        if game["status"] == "over" {
+            break;
+        }
+        let mover = if game["turn"] == "white" {
+            &host
+        } else {
+            &guest
+        };
+        let ply = pick(&game, &mut rng);
+        click_ply(mover, &ply).await;
+        let after = server_past(&server, &id, version).await;
+        assert_eq!(after["last"], json!(ply));
+        plies += 1;
+        if plies == 14 {
+            page_at(&host, version + 1).await;
+            screenshot(&host, "friend-game-host.png").await;
+            screenshot(&guest, "friend-game-guest.png").await;
+        }
+        assert!(plies < 600, "the game ends");
+    }
+    let game = api_game(&server, &id).await;
+    let last = strings(&game["moves"]).last().unwrap().clone();
+    let result = game["result"]["text"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches('.');
+    for client in [&host, &guest] {
+        assert!(text_of(client, "moves").await.contains(&last));
+        let status = text_of(client, "status").await;
+        assert!(
+            status.contains(result),
+            "the page tells the end: {status:?}"
+        );
+    }
+    host.close().await.unwrap();
+    guest.close().await.unwrap();
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(profile_a);
+    let _ = std::fs::remove_dir_all(profile_b);
+}

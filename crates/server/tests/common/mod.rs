@@ -1,0 +1,196 @@
+//! A server on a free loopback port, and a small client of its API.
+
+#![allow(dead_code, reason = "each test file uses a part of the helpers")]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use morris_server::{AppState, Config, Limits};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A running server.
+pub struct Server {
+    pub base: String,
+    pub app: Arc<AppState>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Starts a server on a database file (or `:memory:`) with these limits.
+    pub async fn start(db: &Path, limits: Limits) -> Server {
+        let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db.to_owned());
+        config.limits = limits;
+        Server::with_config(config).await
+    }
+
+    /// Starts a server with a configuration (its address is replaced by a free port).
+    pub async fn with_config(mut config: Config) -> Server {
+        config.addr = "127.0.0.1:0".parse().unwrap();
+        let app = morris_server::open(&config).await.unwrap();
+        let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn({
+            let app = app.clone();
+            async move {
+                morris_server::serve(listener, app, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            }
+        });
+        Server {
+            base,
+            app,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// A server on a database in memory with the default limits.
+    pub async fn in_memory() -> Server {
+        Server::start(Path::new(":memory:"), Limits::default()).await
+    }
+
+    /// Stops accepting and waits for the server to end.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(5), &mut self.task).await;
+        self.task.abort();
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// `POST` a JSON body; the status and the JSON answer.
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let r = client()
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `GET` a JSON answer.
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = client().get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Creates a game; panics unless it is created.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, created) = self.post("/api/games", body).await;
+        assert_eq!(status, 201, "{created}");
+        created
+    }
+
+    /// Plays a ply; the status and the answer.
+    pub async fn play(&self, id: &str, token: &str, ply: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": ply, "token": token}),
+        )
+        .await
+    }
+
+    /// Opens the game's WebSocket.
+    pub async fn watch(&self, id: &str) -> Socket {
+        let url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        socket
+    }
+}
+
+fn client() -> reqwest::Client {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            reqwest::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .unwrap()
+        })
+        .clone()
+}
+
+pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The next game object on a socket (skipping pongs); panics after 30 s.
+pub async fn next_game(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next())
+            .await
+            .expect("a message within 30 s")
+            .expect("the socket is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value.get("version").is_some() {
+                return value;
+            }
+        }
+    }
+}
+
+/// The first game object on a socket with at least `version`.
+pub async fn game_at(socket: &mut Socket, version: u64) -> Value {
+    loop {
+        let game = next_game(socket).await;
+        if game["version"].as_u64().unwrap() >= version {
+            return game;
+        }
+    }
+}
+
+/// Sends a text message on a socket.
+pub async fn send(socket: &mut Socket, text: &str) {
+    socket.send(Message::Text(text.into())).await.unwrap();
+}
+
+/// A small deterministic generator for picking plies.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// The strings of a JSON array.
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A fresh folder under the system's temporary folder.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!("morris-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -1,0 +1,615 @@
+// The page's state machine: which game is open, whose seat this browser holds, the half-made
+// ply, hint, analysis and review; it turns every GAME object from the server into a render.
+
+import { api, tokens, Live } from './api.js';
+import { Board } from './board.js';
+import { PlyBuilder, parsePly, other, replay, sideOf, describePly, applyPly, handAfter } from './plies.js';
+import { renderPlayer, renderMoves, renderAnalysis, bottomColor, scoreWords } from './panels.js';
+import { Dialogs, copyText, flash } from './dialogs.js';
+
+const $ = (id) => document.getElementById(id);
+const cap = (color) => (color === 'white' ? 'White' : 'Black');
+const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+
+const state = {
+  variants: new Map(), // name -> variant from GET /api/variants
+  variant: null, // the variant drawn
+  id: null, // the open game
+  token: null, // this browser's seat token for it, if any
+  you: null, // "white" | "black" | "both" | null (spectator)
+  game: null, // the last GAME rendered
+  builder: new PlyBuilder([]), // the half-made ply
+  inFlight: null, // the ply posted and not yet answered, drawn on the board meanwhile
+  busy: false, // a request that changes the game is under way
+  anim: null, // what the next render animates
+  dragging: false,
+  hint: null, // {ply, score}
+  preview: null, // a ply from the analysis list shown on the board
+  analysisOn: false,
+  analysis: null, // {key, data}: the analysis of the position positionKey() names
+  review: null, // number of plies shown while looking back; null: the live position
+  inviteHidden: false,
+  live: null,
+};
+
+let board;
+let dialogs;
+
+// ----- derived facts -----
+
+/** The colour that played ply `i` of the game. */
+function colorOfPly(game, i) {
+  const first = sideOf(game.start).turn;
+  return i % 2 === 0 ? first : other(first);
+}
+
+/** Whether this browser may make a ply now. */
+function canMove() {
+  const g = state.game;
+  return Boolean(
+    g && g.status === 'playing' && !g.thinking && !state.busy && state.review === null &&
+      g.legal.length && (state.you === 'both' || state.you === g.turn),
+  );
+}
+
+const hasSeat = () => Boolean(state.token && state.you);
+
+/** What a ply, hint or analysis depends on: the position and the plies that led to it. */
+const positionKey = (g) => (g ? `${g.position}|${g.moves.length}|${g.status}` : '');
+
+/** The best grade of the analysed plies among `plies`, or null. */
+function bestGrade(plies) {
+  const a = state.analysis;
+  if (!state.analysisOn || !a?.data || a.key !== positionKey(state.game)) return null;
+  let best = null;
+  for (const p of plies) {
+    const m = a.data.moves.find((x) => x.move === p.text);
+    if (m && (best === null || GRADES.indexOf(m.grade) < GRADES.indexOf(best))) best = m.grade;
+  }
+  return best;
+}
+
+// ----- rendering -----
+
+function render() {
+  const g = state.game;
+  const v = state.variant;
+  if (!v) return;
+  board.setVariant(v);
+  $('board').dataset.version = String(g ? g.version : 0);
+  $('variant-title').textContent = v.title;
+  renderBoard();
+
+  const bottom = bottomColor(state.you);
+  for (const [id, color] of [['player-bottom', bottom], ['player-top', other(bottom)]]) {
+    renderPlayer($(id), color, g, state.you, counts(color));
+  }
+  for (const el of [$('player-top'), $('player-bottom')]) {
+    el.classList.toggle('thinking', Boolean(g?.thinking && g.turn === el.dataset.color));
+  }
+  renderStatus();
+  renderButtons();
+  renderMoves($('moves'), g, state.review === null ? null : state.review - 1, (i) => reviewTo(i + 1));
+  $('review').hidden = !g || g.moves.length === 0;
+  $('rev-live').hidden = state.review === null;
+  renderAnalysisPanel();
+  renderInvite();
+  document.title = g ? `${statusTurn()} · Morris` : 'Morris';
+}
+
+/** Pieces in hand and on the board for the position shown (live or looked back at). */
+function counts(color) {
+  const g = state.game;
+  if (!g) return { inHand: state.variant.pieces, onBoard: 0 };
+  if (state.review === null) return { inHand: g.in_hand[color], onBoard: g.on_board[color] };
+  const shown = replay(g.start, g.moves, state.review, state.variant.points);
+  return {
+    inHand: handAfter(g.start, g.moves, state.review)[color],
+    onBoard: Object.values(shown).filter((c) => c === color).length,
+  };
+}
+
+function renderBoard() {
+  const g = state.game;
+  const classes = new Map();
+  const labels = new Map();
+  const add = (pt, ...cls) => {
+    if (!classes.has(pt)) classes.set(pt, []);
+    classes.get(pt).push(...cls);
+  };
+  let shown;
+  let last = null;
+  if (!g) {
+    shown = {};
+  } else if (state.review !== null) {
+    shown = replay(g.start, g.moves, state.review, state.variant.points);
+    if (state.review > 0) last = parsePly(g.moves[state.review - 1]);
+  } else {
+    shown = { ...g.board };
+    const pending = state.inFlight ?? state.builder.pending();
+    if (pending) applyPly(shown, pending, g.turn);
+    if (g.last) last = parsePly(g.last);
+  }
+  if (last) {
+    if (last.from) add(last.from, 'last');
+    add(last.to, 'last');
+  }
+
+  const live = g && state.review === null && g.status === 'playing';
+  const mine = canMove();
+  if (live) {
+    // Legal clicks of the current step; for watchers, only the analysis colours of step one.
+    const b = mine ? state.builder : new PlyBuilder(g.legal);
+    for (const [pt, t] of b.targets()) {
+      if (mine) {
+        add(pt, 'target');
+        if (t.kind === 'piece') add(pt, 'movable');
+        if (t.kind === 'remove') add(pt, 'removable');
+        labels.set(pt, { piece: 'can move', remove: 'can be removed' }[t.kind] ?? 'legal target');
+      }
+      const grade = bestGrade(t.plies);
+      if (grade) add(pt, 'graded', `grade-${grade}`);
+    }
+    if (mine && state.builder.step === 'to') {
+      add(state.builder.from, 'selected');
+      labels.set(state.builder.from, 'selected');
+      // The other pieces stay movable: a click on one picks it instead.
+      for (const pt of state.builder.movable()) if (pt !== state.builder.from) add(pt, 'movable');
+    }
+  }
+  const shownHint = state.review === null ? state.preview ?? state.hint?.ply ?? null : null;
+  if (shownHint) {
+    if (shownHint.from) add(shownHint.from, 'hint');
+    add(shownHint.to, 'hint');
+  }
+  board.render({
+    board: shown,
+    classes,
+    labels,
+    last: last && state.review !== null ? { ...last, key: state.review } : last,
+    hint: shownHint,
+    draggable: mine && state.builder.step !== 'remove' ? state.builder.movable() : new Set(),
+    interactive: mine,
+    anim: state.anim,
+  });
+  state.anim = null;
+}
+
+/** "Your move · White", "Black to move", "Game over". */
+function statusTurn() {
+  const g = state.game;
+  if (!g) return 'No game';
+  if (g.status === 'over') return 'Game over';
+  if (state.you === g.turn) return `Your move · ${cap(g.turn)}`;
+  return `${cap(g.turn)} to move`;
+}
+
+function stepWords() {
+  const g = state.game;
+  const b = state.builder;
+  const who = state.you === 'both' ? `${cap(g.turn)}: ` : '';
+  if (b.step === 'remove') return `${who}Mill! Remove a ${other(g.turn)} piece.`;
+  if (b.step === 'to') return `${who}Move the piece on ${b.from} where?`;
+  const kinds = new Set([...b.targets().values()].map((t) => t.kind));
+  if (kinds.has('place') && kinds.has('piece')) return `${who}Place a piece, or pick one up to move it.`;
+  if (kinds.has('place')) return `${who}Place a piece.`;
+  return `${who}Choose a piece to move.`;
+}
+
+function renderStatus() {
+  const g = state.game;
+  const turn = $('turn');
+  turn.textContent = statusTurn();
+  turn.dataset.turn = g && g.status === 'playing' ? g.turn : '';
+  const status = $('status');
+  status.classList.toggle('over', g?.status === 'over');
+  status.classList.toggle('thinking', Boolean(g?.thinking));
+  let text = '';
+  if (!g) text = 'Start a new game, or import a record.';
+  else if (g.status === 'over' && g.result) {
+    text = `${g.result.text}.`.replace(/\.\.$/, '.');
+    if (g.result.winner) text += ` ${cap(g.result.winner)} wins.`;
+  } else if (state.review !== null) text = `Looking back at ply ${state.review} of ${g.moves.length}.`;
+  else if (g.thinking) text = 'Computer is thinking…';
+  else if (state.busy) text = 'Sending…';
+  else if (canMove()) text = stepWords();
+  else if (!state.you) text = 'You are watching this game.';
+  else {
+    const p = g.players?.[g.turn];
+    text = p?.kind === 'computer' ? 'The computer is to move.' : `Waiting for ${p?.name || cap(g.turn)}…`;
+  }
+  status.textContent = text;
+
+  const hint = $('hint-text');
+  hint.hidden = !state.hint;
+  if (state.hint) hint.textContent = `Hint: ${state.hint.ply.text}${state.hint.score ? ` (${scoreWords(state.hint.score)})` : ''}`;
+
+  // A pending draw offer: the other side (or either, on one device) answers it.
+  const offer = g?.status === 'playing' ? g.draw_offer : null;
+  const box = $('draw-offer');
+  box.hidden = !offer;
+  if (offer) {
+    const mineOffer = state.you === offer;
+    $('draw-offer-text').textContent = mineOffer ? 'You offered a draw.' : `${cap(offer)} offers a draw.`;
+    const answer = hasSeat() && !mineOffer;
+    $('btn-draw-accept').hidden = !answer;
+    $('btn-draw-decline').hidden = !answer;
+  }
+}
+
+function renderButtons() {
+  const g = state.game;
+  const playing = g?.status === 'playing';
+  const seat = hasSeat();
+  const set = (id, enabled) => {
+    $(id).disabled = !enabled || state.busy;
+  };
+  set('btn-takeback', seat && g?.moves.length > 0 && !g.thinking);
+  // The server gives no hints or analyses in a game against a friend while it is played.
+  const coaching = playing && g.opponent !== 'friend';
+  set('btn-hint', coaching && g.legal.length > 0);
+  set('btn-analysis', coaching);
+  set('btn-resign', seat && playing);
+  const offered = g?.draw_offer && g.draw_offer === state.you;
+  set('btn-draw', seat && playing && !g.draw_offer);
+  $('btn-draw').textContent = offered ? 'Draw offered' : 'Offer draw';
+  set('btn-export', Boolean(g));
+  $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
+  $('controls').classList.toggle('spectator', Boolean(g) && !seat);
+}
+
+function renderAnalysisPanel() {
+  const panel = $('analysis-panel');
+  panel.hidden = !state.analysisOn || state.game?.status !== 'playing';
+  if (panel.hidden) return;
+  const a = state.analysis;
+  const fresh = a && a.key === positionKey(state.game) ? a.data : null;
+  renderAnalysis($('analysis-list'), $('analysis-source'), fresh, (move) => {
+    state.preview = parsePly(move);
+    render();
+  });
+}
+
+function renderInvite() {
+  const card = $('invite');
+  const invite = state.id && tokens.invite(state.id);
+  const g = state.game;
+  // Shown to the creator of a friend game until the friend has played or it is closed.
+  const friendPlayed = g && g.moves.some((_, i) => colorOfPly(g, i) !== state.you);
+  card.hidden = !invite || !g || g.status !== 'playing' || friendPlayed || state.inviteHidden;
+  if (card.hidden) return;
+  const base = `${location.origin}/g/${encodeURIComponent(state.id)}`;
+  $('invite-link').value = `${base}?t=${invite}`;
+  $('watch-link').value = base;
+}
+
+// ----- games -----
+
+/** Takes a GAME object from any source; stale or foreign ones are dropped. */
+function apply(game) {
+  if (!game || game.id !== state.id) return;
+  const old = state.game;
+  if (old && game.version <= old.version) {
+    if (!state.you && game.you) {
+      state.you = game.you;
+      render();
+    }
+    return;
+  }
+  if (game.you) state.you = game.you;
+  const variant = state.variants.get(game.variant);
+  if (variant) state.variant = variant;
+
+  // Animate a single new ply, unless it is the one this page already drew.
+  const grew = old && old.start === game.start && game.moves.length === old.moves.length + 1 &&
+    old.moves.every((m, i) => game.moves[i] === m);
+  const said = [];
+  if (grew) {
+    const text = game.moves[game.moves.length - 1];
+    if (!state.inFlight || state.inFlight.text !== text) state.anim = parsePly(text);
+    said.push(`${describePly(text, colorOfPly(game, game.moves.length - 1))}.`);
+  }
+  if (game.status === 'over' && game.result && old?.status !== 'over') said.push(`${game.result.text}.`);
+  if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
+    showNotice('Your draw offer was declined.');
+  }
+  if (said.length) announce(said.join(' '));
+
+  // A change beside the board (a draw offer, the computer starting to think) keeps the
+  // half-made ply and the hint; a new position starts afresh.
+  const moved = positionKey(old) !== positionKey(game);
+  state.game = game;
+  state.inFlight = null;
+  if (moved || game.thinking) {
+    state.builder = new PlyBuilder(game.legal);
+    state.hint = null;
+    state.preview = null;
+  }
+  if (state.review !== null && state.review > game.moves.length) state.review = null;
+  if (state.analysisOn) fetchAnalysis();
+  render();
+}
+
+async function openGame(id, initial = null) {
+  state.live?.stop();
+  Object.assign(state, {
+    id, token: tokens.get(id), you: null, game: null, builder: new PlyBuilder([]), inFlight: null,
+    hint: null, preview: null, analysis: null, review: null, inviteHidden: false, busy: false,
+  });
+  try {
+    apply(initial ?? (await api.game(id, state.token)));
+  } catch (err) {
+    showError(err.status === 404 ? 'There is no game at this address.' : err.message);
+    return;
+  }
+  if (state.token && state.you) tokens.setLast(id);
+  state.live = new Live(id, state.token, apply, setConnection);
+}
+
+function setConnection(s) {
+  const c = $('conn');
+  c.dataset.state = s;
+  c.textContent = s === 'live' ? 'Live' : 'Reconnecting…';
+  c.title = s === 'live' ? 'Live updates are on' : 'Connection lost: checking every 2 seconds';
+}
+
+/** The route: `/g/{id}[?t=TOKEN]` opens a game; anything else shows the new-game dialog. */
+async function route() {
+  const m = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
+  if (!m) {
+    state.live?.stop();
+    Object.assign(state, { id: null, game: null, you: null, token: null, review: null });
+    const last = tokens.last();
+    const resume = $('resume');
+    resume.hidden = !last;
+    if (last) resume.href = `/g/${encodeURIComponent(last)}`;
+    render();
+    dialogs.openNewGame();
+    return;
+  }
+  const id = decodeURIComponent(m[1]);
+  const params = new URLSearchParams(location.search);
+  const t = params.get('t');
+  if (t) {
+    // Keep the seat's token in this browser only, never in the address bar or history.
+    tokens.set(id, t);
+    params.delete('t');
+    const rest = params.toString();
+    history.replaceState(null, '', `/g/${encodeURIComponent(id)}${rest ? `?${rest}` : ''}`);
+  }
+  await openGame(id);
+}
+
+/** `POST /api/games` from either dialog, then opens the new game. */
+async function createGame(options) {
+  const res = await api.create(options);
+  tokens.set(res.id, res.token);
+  tokens.setInvite(res.id, res.invite || null);
+  tokens.setLast(res.id);
+  history.pushState(null, '', `/g/${encodeURIComponent(res.id)}`);
+  const game = { ...res.game };
+  if (!game.you) game.you = options.opponent === 'local' ? 'both' : res.color;
+  await openGame(res.id, game);
+}
+
+/** Runs a request that changes the game, showing its error and rendering its answer. */
+async function act(request) {
+  if (state.busy || !state.id) return false;
+  state.busy = true;
+  render();
+  try {
+    apply(await request());
+    return true;
+  } catch (err) {
+    state.inFlight = null;
+    state.builder.reset();
+    showError(err.message);
+    return false;
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+function submitPly(text) {
+  state.inFlight = { ...parsePly(text), text };
+  state.builder.reset();
+  act(() => api.move(state.id, state.token, text));
+}
+
+async function fetchAnalysis() {
+  const g = state.game;
+  // Nothing to grade once the game is over, nor while the engine is busy with its own ply.
+  const key = positionKey(g);
+  if (!g || g.status !== 'playing' || g.thinking || state.analysis?.key === key) return;
+  state.analysis = { key, data: null };
+  try {
+    const data = await api.analysis(state.id);
+    if (positionKey(state.game) === key) state.analysis = { key, data };
+  } catch (err) {
+    state.analysisOn = false;
+    showError(err.message);
+  }
+  render();
+}
+
+// ----- input -----
+
+/** A step on the board, with the animation the step shows. */
+function choose(point) {
+  const b = state.builder;
+  const before = b.pending();
+  const result = b.choose(point);
+  const after = result.ply ? parsePly(result.ply) : b.pending();
+  if (after && !before) {
+    // The piece arrives at its point now (a dragged piece is there already).
+    state.anim = state.dragging ? { from: null, to: null, removes: after.removes } : after;
+  } else if (after && before && after.removes.length > before.removes.length) {
+    state.anim = { from: null, to: null, removes: after.removes.slice(before.removes.length) };
+  }
+  state.preview = null;
+  if (result.ply) submitPly(result.ply);
+  else render();
+}
+
+const boardHandlers = {
+  onActivate(point) {
+    if (state.review !== null) {
+      reviewTo(null);
+      return;
+    }
+    if (canMove()) choose(point);
+  },
+  onCancel() {
+    cancel();
+  },
+  onDragStart(point) {
+    if (!canMove()) return;
+    if (state.builder.from !== point) {
+      state.builder.reset();
+      state.builder.choose(point);
+    }
+    render();
+  },
+  onDrop(from, to) {
+    if (!canMove()) return;
+    if (!to) {
+      state.builder.reset();
+      render();
+      return;
+    }
+    state.dragging = true;
+    choose(to);
+    state.dragging = false;
+  },
+};
+
+function cancel() {
+  if (state.builder.started || state.preview) {
+    state.builder.reset();
+    state.preview = null;
+    render();
+  }
+}
+
+/** Shows the position after `count` plies (null: the live position). */
+function reviewTo(count) {
+  const g = state.game;
+  if (!g) return;
+  if (count !== null && (count >= g.moves.length || count < 0)) count = count < 0 ? 0 : null;
+  state.review = count;
+  state.builder.reset();
+  render();
+}
+
+function announce(text) {
+  const el = $('announce');
+  el.textContent = '';
+  // A fresh text node in a new frame makes screen readers speak repeated words too.
+  requestAnimationFrame(() => {
+    el.textContent = text;
+  });
+}
+
+let errorTimer;
+/** The dismissible banner: server errors, and (as a notice) news that is not an error. */
+function showError(message, kind = 'error') {
+  $('error-text').textContent = message;
+  $('error').dataset.kind = kind;
+  $('error').hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => {
+    $('error').hidden = true;
+  }, 10000);
+}
+
+const showNotice = (message) => showError(message, 'notice');
+
+function wireButtons() {
+  const on = (id, fn) => $(id).addEventListener('click', fn);
+  on('btn-new', () => dialogs.openNewGame(state.variant?.name));
+  on('btn-import', () => dialogs.openImport());
+  on('btn-takeback', () => act(() => api.takeback(state.id, state.token)));
+  on('btn-hint', async () => {
+    const key = positionKey(state.game);
+    try {
+      const res = await api.hint(state.id);
+      if (positionKey(state.game) !== key) return;
+      state.hint = { ply: parsePly(res.move), score: res.score };
+      announce(`Hint: ${res.move}`);
+      render();
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+  on('btn-analysis', () => {
+    state.analysisOn = !state.analysisOn;
+    state.preview = null;
+    if (state.analysisOn) fetchAnalysis();
+    render();
+  });
+  on('btn-resign', async () => {
+    if (await dialogs.confirm('Resign this game?', 'Resign')) act(() => api.resign(state.id, state.token));
+  });
+  on('btn-draw', async () => {
+    if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
+    // The computer answers at once: an offer that is gone from a game still on was declined.
+    const g = state.game;
+    if (g.status === 'playing' && !g.draw_offer) showNotice('The draw offer was declined.');
+  });
+  on('btn-draw-accept', () => act(() => api.draw(state.id, state.token, 'accept')));
+  on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
+  on('btn-export', async () => {
+    try {
+      dialogs.openExport(state.id, await api.record(state.id));
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+  on('error-close', () => {
+    $('error').hidden = true;
+  });
+  on('invite-close', () => {
+    state.inviteHidden = true;
+    render();
+  });
+  for (const [button, input] of [['copy-invite', 'invite-link'], ['copy-watch', 'watch-link']]) {
+    on(button, async (e) => {
+      const b = e.currentTarget;
+      flash(b, (await copyText($(input).value)) ? 'Copied' : 'Copy failed');
+    });
+  }
+  on('rev-first', () => reviewTo(0));
+  on('rev-prev', () => reviewTo((state.review ?? state.game.moves.length) - 1));
+  on('rev-next', () => reviewTo(state.review === null ? null : state.review + 1));
+  on('rev-live', () => reviewTo(null));
+}
+
+async function main() {
+  board = new Board($('board'), boardHandlers);
+  dialogs = new Dialogs(createGame);
+  wireButtons();
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !document.querySelector('dialog[open]')) cancel();
+  });
+  // A click anywhere off the board's points cancels a half-made ply (the board itself
+  // reports clicks beside its points; the analysis list shows plies on the board).
+  // The event's path is taken, not target.closest(): a render may have detached the target.
+  document.addEventListener('click', (e) => {
+    const keep = e.composedPath().some((n) => n instanceof Element && n.matches('#board, dialog, #analysis-panel'));
+    if (!keep) cancel();
+  });
+  window.addEventListener('popstate', route);
+  try {
+    const variants = await api.variants();
+    for (const v of variants) state.variants.set(v.name, v);
+    dialogs.setVariants(variants);
+    state.variant = state.variants.get('nine') ?? variants[0];
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  await route();
+}
+
+main();

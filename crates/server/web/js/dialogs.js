@@ -1,0 +1,183 @@
+// The <dialog>s: new game, import, export and confirm; and the clipboard and download helpers.
+
+const $ = (id) => document.getElementById(id);
+
+/** Copies text to the clipboard; falls back to a hidden selection where the API is missing. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.className = 'offscreen';
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}
+
+/** Briefly swaps a button's label to confirm an action ("Copied"). */
+export function flash(button, text) {
+  const old = button.dataset.label ?? button.textContent;
+  button.dataset.label = old;
+  button.textContent = text;
+  clearTimeout(button.flashTimer);
+  button.flashTimer = setTimeout(() => {
+    button.textContent = old;
+  }, 1500);
+}
+
+/** Saves text as a file through a temporary object URL. */
+export function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Shows the rows of a game form that apply to the chosen opponent. */
+function syncOpponent(form) {
+  const opponent = form.elements.opponent.value;
+  form.querySelector('.row-level').hidden = opponent !== 'computer';
+  form.querySelector('.row-color').hidden = opponent === 'local';
+  const out = form.querySelector('output');
+  if (out) out.textContent = form.elements.level.value;
+}
+
+/**
+ * Wires a game form (new game or import): `create(options)` does the request; its error
+ * message is shown inside the dialog, which stays open so the user can fix the choice.
+ */
+function wireForm(dialog, build, create) {
+  const form = dialog.querySelector('form');
+  const error = dialog.querySelector('.dialog-error');
+  const submit = form.querySelector('[type=submit]');
+  form.addEventListener('input', () => syncOpponent(form));
+  form.addEventListener('change', () => syncOpponent(form));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const options = build(form);
+    if (!options) return;
+    error.hidden = true;
+    submit.disabled = true;
+    try {
+      await create(options);
+      dialog.close();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  dialog.querySelector('.cancel').addEventListener('click', () => dialog.close());
+  syncOpponent(form);
+}
+
+/** The choices common to both forms, as the body of `POST /api/games`. */
+function common(form) {
+  const f = form.elements;
+  const opponent = f.opponent.value;
+  const options = { opponent, color: opponent === 'local' ? 'white' : f.color.value };
+  if (opponent === 'computer') options.level = Number(f.level.value);
+  const name = f.name?.value.trim();
+  if (name) options.name = name.slice(0, 40);
+  return options;
+}
+
+export class Dialogs {
+  /** `create(options)` posts a new game and opens it; it throws an ApiError on refusal. */
+  constructor(create) {
+    this.newGame = $('new-game');
+    this.importer = $('import');
+    this.exporter = $('export');
+    this.confirmer = $('confirm');
+    wireForm(this.newGame, (form) => ({ variant: form.elements.variant.value, ...common(form) }), create);
+    wireForm(this.importer, (form) => {
+      const record = form.elements.record.value.trim();
+      if (!record) {
+        form.elements.record.focus();
+        return null;
+      }
+      // The record names its variant in a [Variant "…"] tag; Nine Men's Morris otherwise.
+      const tag = /\[\s*Variant\s+"([^"]*)"\s*\]/i.exec(record);
+      return { variant: tag ? tag[1].trim().toLowerCase() : 'nine', record, ...common(form) };
+    }, create);
+
+    $('export-close').addEventListener('click', () => this.exporter.close());
+    $('export-copy').addEventListener('click', async (e) => {
+      flash(e.currentTarget, (await copyText($('record-text').value)) ? 'Copied' : 'Copy failed');
+    });
+    $('export-download').addEventListener('click', () => download(this.exportName, $('record-text').value));
+    // Clicking the backdrop of a modal closes it, as users expect.
+    for (const d of document.querySelectorAll('dialog')) {
+      d.addEventListener('click', (e) => {
+        if (e.target === d) d.close('cancel');
+      });
+    }
+  }
+
+  /** Fills the variant choice from `GET /api/variants`. */
+  setVariants(variants) {
+    const select = this.newGame.querySelector('[name=variant]');
+    const keep = select.value;
+    select.replaceChildren();
+    for (const v of variants) {
+      const o = document.createElement('option');
+      o.value = v.name;
+      o.textContent = v.title;
+      select.append(o);
+    }
+    if (keep && variants.some((v) => v.name === keep)) select.value = keep;
+  }
+
+  openNewGame(variant) {
+    const form = this.newGame.querySelector('form');
+    if (variant) form.elements.variant.value = variant;
+    this.newGame.querySelector('.dialog-error').hidden = true;
+    syncOpponent(form);
+    if (!this.newGame.open) this.newGame.showModal();
+  }
+
+  openImport() {
+    this.importer.querySelector('.dialog-error').hidden = true;
+    if (!this.importer.open) this.importer.showModal();
+    this.importer.querySelector('textarea').focus();
+  }
+
+  openExport(id, record) {
+    this.exportName = `morris-${id}.txt`;
+    $('record-text').value = record;
+    if (!this.exporter.open) this.exporter.showModal();
+  }
+
+  /** Asks a yes/no question in the page's own dialog; resolves to true for yes. */
+  confirm(text, yes) {
+    const d = this.confirmer;
+    $('confirm-text').textContent = text;
+    $('confirm-yes').textContent = yes;
+    return new Promise((resolve) => {
+      const done = () => {
+        d.removeEventListener('close', done);
+        resolve(d.returnValue === 'yes');
+      };
+      d.returnValue = '';
+      d.addEventListener('close', done);
+      d.showModal();
+      $('confirm-no').focus();
+    });
+  }
+}

@@ -1,0 +1,136 @@
+// The parts of the page around the board: player bars with the pieces in hand, the move
+// list, and the analysis list. Everything the server or a user wrote goes in as textContent.
+
+import { other, sideOf } from './plies.js';
+
+/** Creates an HTML element with a class and text. */
+export function h(tag, className = '', text = '') {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text) e.textContent = text;
+  return e;
+}
+
+const cap = (color) => (color === 'white' ? 'White' : 'Black');
+
+/** Which colour sits at the bottom: the viewer's own, else White. */
+export function bottomColor(you) {
+  return you === 'black' ? 'black' : 'white';
+}
+
+/**
+ * Fills a player bar: name, what kind of player, pieces in hand drawn as discs, counts.
+ * `counts` is `{inHand, onBoard}` of the position shown.
+ */
+export function renderPlayer(el, color, game, you, counts) {
+  const player = game?.players?.[color];
+  el.dataset.color = color;
+  const toMove = game && game.status === 'playing' && game.turn === color;
+  el.classList.toggle('to-move', Boolean(toMove));
+  el.classList.toggle('winner', Boolean(game?.result && game.result.winner === color));
+  el.replaceChildren();
+
+  const who = h('div', 'who');
+  who.append(h('span', `disc big ${color}`));
+  const names = h('div', 'names');
+  names.append(h('span', 'name', player?.name || cap(color)));
+  let role = cap(color);
+  if (player?.kind === 'computer') role += ` · Computer${player.level ? `, level ${player.level}` : ''}`;
+  if (you === color || you === 'both') role += ' · You';
+  names.append(h('span', 'role', role));
+  who.append(names);
+  el.append(who);
+
+  const { inHand, onBoard } = counts;
+  const hand = h('div', 'hand');
+  hand.setAttribute('aria-label', `${inHand} in hand, ${onBoard} on the board`);
+  const discs = h('div', 'discs');
+  discs.setAttribute('aria-hidden', 'true');
+  for (let i = 0; i < inHand; i++) discs.append(h('span', `disc ${color}`));
+  hand.append(discs);
+  const numbers = h('div', 'counts');
+  numbers.append(h('span', 'count', `${inHand} in hand`), h('span', 'count', `${onBoard} on board`));
+  hand.append(numbers);
+  el.append(hand);
+  if (toMove) el.append(h('span', 'move-dot'));
+}
+
+/**
+ * The move list: one <li data-ply data-index> per ply, white and black side by side; the
+ * move number is drawn by CSS from data-num so that an item's text is exactly its ply.
+ */
+export function renderMoves(list, game, reviewing, onPick) {
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
+  list.replaceChildren();
+  if (!game) return;
+  const start = sideOf(game.start);
+  let number = start.number;
+  let color = start.turn;
+  game.moves.forEach((ply, i) => {
+    const li = h('li', `ply ${color}`, ply);
+    li.dataset.ply = ply;
+    li.dataset.index = String(i);
+    if (color === 'white') li.dataset.num = `${number}.`;
+    else if (i === 0) li.dataset.num = `${number}…`;
+    li.tabIndex = 0;
+    li.setAttribute('role', 'button');
+    li.setAttribute('aria-label', `${number}${color === 'white' ? '.' : '…'} ${cap(color)} ${ply}`);
+    const shown = reviewing ?? game.moves.length - 1;
+    if (i === shown) li.classList.add('current');
+    li.addEventListener('click', () => onPick(i));
+    li.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        onPick(i);
+      }
+    });
+    list.append(li);
+    if (color === 'black') number += 1;
+    color = other(color);
+  });
+  // Follow the live game by scrolling the list itself (never the page).
+  if (reviewing === null) list.scrollTop = list.scrollHeight;
+  // The list is rebuilt on every render: keep the keyboard focus where it was.
+  if (focused !== null) list.querySelector(`[data-index="${focused}"]`)?.focus();
+}
+
+const GRADE_WORDS = {
+  best: 'Best',
+  good: 'Good',
+  inaccuracy: 'Inaccuracy',
+  mistake: 'Mistake',
+  blunder: 'Blunder',
+};
+
+/** "cp 35" → "+0.35", "mate 7" → "win in 7", "mate -4" → "loss in 4". */
+export function scoreWords(score) {
+  if (!score) return '';
+  const [kind, value] = score.split(' ');
+  const n = Number(value);
+  if (kind === 'mate') return n >= 0 ? `win in ${n}` : `loss in ${-n}`;
+  if (kind === 'cp' && Number.isFinite(n)) return `${n >= 0 ? '+' : '−'}${(Math.abs(n) / 100).toFixed(2)}`;
+  return score;
+}
+
+/** The analysis list: every legal ply with its score and grade, best first. */
+export function renderAnalysis(list, caption, data, onPick) {
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  list.replaceChildren();
+  if (!data) {
+    caption.textContent = 'Analysing…';
+    return;
+  }
+  caption.textContent =
+    data.source === 'tablebase' ? 'Perfect play from the tablebase' : `Engine, depth ${data.depth}`;
+  for (const m of data.moves) {
+    const li = h('li', `grade-${m.grade}`);
+    const b = h('button', 'analysis-move');
+    b.type = 'button';
+    b.append(h('span', 'ply', m.move), h('span', 'score', scoreWords(m.score)), h('span', 'grade-word', GRADE_WORDS[m.grade] ?? m.grade));
+    b.dataset.move = m.move;
+    b.addEventListener('click', () => onPick(m.move));
+    li.append(b);
+    list.append(li);
+    if (m.move === focused) b.focus();
+  }
+}
