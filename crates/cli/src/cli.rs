@@ -45,6 +45,20 @@ enum Command {
     },
     /// Plays engine against engine through the protocol and reports the Elo difference.
     Match(crate::matches::MatchArgs),
+    /// Tablebases: build, plan, stats, probe, verify.
+    #[command(subcommand)]
+    Tb(crate::tb::TbCommand),
+    /// Solves a whole game with the tablebase solver, placing phase included.
+    Solve {
+        /// The variant: three or six (the others are too large to solve here).
+        #[arg(long, default_value = "three")]
+        variant: morris_core::Variant,
+        /// The folder of the tables (default: the data folder).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Plays in the terminal: full-screen, or line by line with --plain.
+    Play(crate::play::PlayArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -74,6 +88,10 @@ pub fn run() -> ExitCode {
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!("error: a command is required (see morris --help)");
+                return ExitCode::from(2);
             }
             let text = e.render().to_string();
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -114,7 +132,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         } => {
             let pos = position.position()?;
             let board = pos.board();
-            if per_ply {
+            if per_ply && depth > 0 {
                 let mut total = 0;
                 for (ply, n) in divide(&pos, depth) {
                     writeln!(out, "{} {n}", ply.display(board))?;
@@ -136,6 +154,12 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Engine => {}
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
         Command::Match(args) => crate::matches::run(&args, &mut out)?,
+        Command::Tb(command) => crate::tb::run(command, &mut out)?,
+        Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
+        Command::Play(args) => {
+            drop(out);
+            return crate::play::run(args);
+        }
     }
     out.flush()?;
     Ok(())

@@ -5,10 +5,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use morris_engine::{Probe, run_protocol};
+use morris_tablebase::EngineTables;
 
-/// Opens a tablebase folder; this build has no tablebases.
-fn open_tablebase(_: &Path) -> Result<Arc<dyn Probe>, String> {
-    Err("tablebases are not available in this build".into())
+/// Opens a tablebase folder for the engine (building the 3-3 sector of nine there if missing).
+fn open_tablebase(dir: &Path) -> Result<Arc<dyn Probe>, String> {
+    let tables = EngineTables::open(dir).map_err(|e| e.to_string())?;
+    Ok(Arc::new(tables))
 }
 
 /// Speaks the protocol until `quit` or the end of the input.

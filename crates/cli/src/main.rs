@@ -4,7 +4,9 @@ mod bench;
 mod cli;
 mod engine;
 mod matches;
+mod play;
 mod position_args;
+mod tb;
 
 use std::process::ExitCode;
 

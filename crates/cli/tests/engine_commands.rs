@@ -7,6 +7,11 @@ const MORRIS: &str = env!("CARGO_BIN_EXE_morris");
 
 #[test]
 fn engine_answers_on_standard_input_and_output() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("engine-tablebases");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A file where a folder should be: the option must fail with an error line.
+    let blocked = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("engine-not-a-folder");
+    std::fs::write(&blocked, b"x").unwrap();
     let mut child = Command::new(MORRIS)
         .arg("engine")
         .stdin(Stdio::piped())
@@ -18,7 +23,12 @@ fn engine_answers_on_standard_input_and_output() {
         .take()
         .unwrap()
         .write_all(
-            b"uci\nsetoption name TablebasePath value /tb\nposition startpos moves d6\ngo depth 3\n",
+            format!(
+                "uci\nsetoption name TablebasePath value {}\nsetoption name TablebasePath value {}\nposition startpos moves d6\ngo depth 3\n",
+                blocked.display(),
+                dir.display()
+            )
+            .as_bytes(),
         )
         .unwrap();
     let output = child.wait_with_output().unwrap();
@@ -26,8 +36,13 @@ fn engine_answers_on_standard_input_and_output() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("uciok"), "{text}");
     assert!(
-        text.contains("info string error: option TablebasePath: tablebases are not available"),
+        text.contains("info string error: option TablebasePath:"),
         "{text}"
+    );
+    assert!(text.contains("info string tablebase opened at"), "{text}");
+    assert!(
+        dir.join("nine-3-3.mtb").exists(),
+        "the 3-3 sector is built on first use"
     );
     let best = text
         .lines()

@@ -665,15 +665,31 @@ impl Position {
             _ => {}
         }
         let bare = ply.with_removals(Bitboard::EMPTY);
-        let needs_removal = self
+        let removal_counts: Vec<usize> = self
             .legal_plies()
             .iter()
-            .any(|p| p.with_removals(Bitboard::EMPTY) == bare && p.is_removal());
+            .filter(|p| p.with_removals(Bitboard::EMPTY) == bare)
+            .map(|p| p.removals().count())
+            .collect();
+        let needs_removal = removal_counts.iter().any(|&n| n > 0);
         if needs_removal && !ply.is_removal() {
             return "it closes a mill: add the piece to remove, as in d6xa1".into();
         }
         if !needs_removal && ply.is_removal() {
-            return "it closes no mill, so it removes nothing".into();
+            let own = self.pieces(us) - ply.from().map_or(Bitboard::EMPTY, Bitboard::from_point);
+            let closes = !self.rules.line_wins
+                && board.mills_closed_at(to, own | Bitboard::from_point(to)) > 0;
+            return if closes {
+                "it closes a mill, but no opposing piece may be removed".into()
+            } else {
+                "it closes no mill, so it removes nothing".into()
+            };
+        }
+        if let Some(&owed) = removal_counts.first() {
+            if ply.removals().count() != owed {
+                let noun = if owed == 1 { "piece" } else { "pieces" };
+                return format!("it removes {owed} {noun}, not {}", ply.removals().count());
+            }
         }
         let them = !us;
         for r in ply.removals() {

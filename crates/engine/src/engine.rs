@@ -10,7 +10,7 @@ use morris_core::{Game, Position};
 use crate::level::{self, Rng};
 use crate::limits::{EngineOptions, Info, Limits, SearchResult};
 use crate::ordering::{Heuristics, MAX_PLY, Picker};
-use crate::probe::Probe;
+use crate::probe::{Probe, TbValue};
 use crate::score::Score;
 use crate::score::value::{INFINITE, is_mate, to_score};
 use crate::search::{RootMove, Shared, Worker, is_proven};
@@ -261,8 +261,38 @@ impl Engine {
                 pv: vec![ply],
             });
         }
+        if let Some(tb) = shared.tb {
+            keep_table_best(pos, tb, &mut moves);
+        }
         moves
     }
+}
+
+/// Where the tablebase holds every child of the root, keeps only the plies that are best by
+/// it: the shortest win, the longest resistance, a draw rather than a loss. The search then
+/// only chooses among perfect plies, however little time it has.
+fn keep_table_best(pos: &Position, tb: &dyn Probe, moves: &mut Vec<RootMove>) {
+    if pos.in_hand(pos.turn()) != 0 || pos.in_hand(!pos.turn()) != 0 {
+        return;
+    }
+    let mut keys = Vec::with_capacity(moves.len());
+    for m in moves.iter() {
+        let mut child = *pos;
+        child.play_unchecked(m.ply);
+        // The child's value is the opponent's: a loss there is a win here, sooner is better.
+        let key = match tb.probe(&child) {
+            Some(TbValue::Loss(d)) => i32::from(u16::MAX) - i32::from(d),
+            Some(TbValue::Draw) => 0,
+            Some(TbValue::Win(d)) => -i32::from(u16::MAX) + i32::from(d),
+            None => return,
+        };
+        keys.push(key);
+    }
+    let Some(&best) = keys.iter().max() else {
+        return;
+    };
+    let mut keys = keys.into_iter();
+    moves.retain(|_| keys.next() == Some(best));
 }
 
 /// What every thread's iterations share.

@@ -1,0 +1,212 @@
+//! Building tables: the plan, resuming what is already built, memory bounds and files.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use morris_core::Rules;
+
+use crate::error::TbError;
+use crate::file::{SectorStats, write};
+use crate::index::SectorIndex;
+use crate::sector::{Plan, Sector};
+use crate::solve::{BYTES_PER_POSITION, GroupSolver, sector_stats};
+use crate::tables::Table;
+
+/// How to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The rules.
+    pub rules: Rules,
+    /// The folder of the files.
+    pub dir: PathBuf,
+    /// Whether to build the sectors the targets depend on (otherwise they must be built).
+    pub dependencies: bool,
+    /// The most memory a group may use while it is solved, in bytes.
+    pub memory_limit: u64,
+    /// Whether to draw progress bars on standard error.
+    pub progress: bool,
+}
+
+impl BuildOptions {
+    /// Options for `rules` and `dir`: dependencies built, progress bars off, memory up to
+    /// three quarters of 24 GiB.
+    pub fn new(rules: Rules, dir: impl Into<PathBuf>) -> BuildOptions {
+        BuildOptions {
+            rules,
+            dir: dir.into(),
+            dependencies: true,
+            memory_limit: 18 << 30,
+            progress: false,
+        }
+    }
+}
+
+/// What happened to one group of sectors.
+#[derive(Debug, Clone)]
+pub struct GroupReport {
+    /// The sectors.
+    pub sectors: Vec<Sector>,
+    /// Their figures.
+    pub stats: Vec<SectorStats>,
+    /// Indices stored (all sectors of the group).
+    pub positions: u64,
+    /// Seconds spent; 0 when the files were there already.
+    pub seconds: f64,
+    /// Whether the group was solved now (rather than found built).
+    pub solved: bool,
+}
+
+/// The number of indices of a sector (its file's values).
+pub fn sector_len(rules: &Rules, sector: Sector) -> u64 {
+    SectorIndex::new(rules.board, sector).len()
+}
+
+/// The memory a group needs while it is solved, in bytes (not counting the files of the
+/// sectors it reads, which are mapped and paged by the system).
+pub fn memory_needed(rules: &Rules, group: &[Sector]) -> u64 {
+    group
+        .iter()
+        .map(|&s| {
+            let n = sector_len(rules, s);
+            if s.is_moving() {
+                // Counters and flags, plus the work queues (at most one entry of 5 bytes per
+                // position decided in a layer, typically far fewer).
+                n * BYTES_PER_POSITION + n
+            } else {
+                n
+            }
+        })
+        .sum()
+}
+
+/// Builds the groups of `targets` (and, if asked, what they depend on) that are not built yet,
+/// calling `report` after each group.
+///
+/// A build interrupted at any point resumes where it stopped: finished sectors are files, and
+/// a file appears only once complete.
+///
+/// # Errors
+///
+/// [`TbError::Missing`] when a dependency is missing and not to be built, [`TbError::TooBig`]
+/// when a group needs more memory than allowed, and the errors of solving and writing.
+pub fn build(
+    opts: &BuildOptions,
+    targets: &[Sector],
+    mut report: impl FnMut(&GroupReport),
+) -> Result<(), TbError> {
+    let rules = &opts.rules;
+    let plan = Plan::new(rules, targets).map_err(TbError::Unsupported)?;
+    let target_groups: Vec<Vec<Sector>> = targets.iter().map(Sector::group).collect();
+    let mut open: HashMap<Sector, Arc<Table>> = HashMap::new();
+    for group in plan.groups() {
+        let existing: Result<Vec<Table>, TbError> = group
+            .iter()
+            .map(|&s| Table::open(&opts.dir, rules, s))
+            .collect();
+        match existing {
+            Ok(tables) => {
+                let stats = tables.iter().map(|t| t.file().stats()).collect();
+                let positions = tables.iter().map(|t| t.index().len()).sum();
+                for t in tables {
+                    open.insert(t.index().sector(), Arc::new(t));
+                }
+                report(&GroupReport {
+                    sectors: group.clone(),
+                    stats,
+                    positions,
+                    seconds: 0.0,
+                    solved: false,
+                });
+                continue;
+            }
+            Err(TbError::Missing(s)) if !opts.dependencies && !target_groups.contains(group) => {
+                return Err(TbError::Missing(s));
+            }
+            Err(TbError::Missing(_)) => {}
+            Err(e) => return Err(e),
+        }
+        let r = solve_group(opts, group, &open)?;
+        for &s in group {
+            open.insert(s, Arc::new(Table::open(&opts.dir, rules, s)?));
+        }
+        report(&r);
+    }
+    Ok(())
+}
+
+/// Solves one group from the tables of the sectors it depends on and writes its files.
+fn solve_group(
+    opts: &BuildOptions,
+    group: &[Sector],
+    open: &HashMap<Sector, Arc<Table>>,
+) -> Result<GroupReport, TbError> {
+    let rules = &opts.rules;
+    let needed = memory_needed(rules, group);
+    if needed > opts.memory_limit {
+        return Err(TbError::TooBig {
+            sectors: names(group),
+            needed,
+            limit: opts.memory_limit,
+        });
+    }
+    let start = Instant::now();
+    let mut lower = HashMap::new();
+    for s in group {
+        for c in s.children(rules) {
+            if group.contains(&c) {
+                continue;
+            }
+            let t = match open.get(&c) {
+                Some(t) => t.clone(),
+                None => Arc::new(Table::open(&opts.dir, rules, c)?),
+            };
+            lower.insert(c, t);
+        }
+    }
+    let solver = GroupSolver {
+        rules: *rules,
+        group: group.to_vec(),
+        lower: &lower,
+        progress: opts.progress,
+    };
+    let values = solver.solve()?;
+    let mut stats = Vec::new();
+    let mut positions = 0;
+    for (&s, v) in group.iter().zip(&values) {
+        let index = SectorIndex::new(rules.board, s);
+        let st = sector_stats(&index, v);
+        write(&opts.dir, rules, s, v, &st)?;
+        stats.push(st);
+        positions += v.len() as u64;
+    }
+    Ok(GroupReport {
+        sectors: group.to_vec(),
+        stats,
+        positions,
+        seconds: start.elapsed().as_secs_f64(),
+        solved: true,
+    })
+}
+
+/// The names of sectors joined with `+`.
+pub fn names(group: &[Sector]) -> String {
+    group
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// The default folder of tablebase files: `$XDG_DATA_HOME/morris/tablebases`, else
+/// `~/.local/share/morris/tablebases`, else `morris-tablebases` in the working folder.
+pub fn default_dir() -> PathBuf {
+    if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
+        return Path::new(&x).join("morris").join("tablebases");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
+        return Path::new(&h).join(".local/share/morris/tablebases");
+    }
+    PathBuf::from("morris-tablebases")
+}

@@ -1,0 +1,101 @@
+//! The engine's probing trait, implemented for the tables in a folder.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use morris_core::{Position, Variant};
+use morris_engine::{Probe, TbValue};
+
+use crate::build::{BuildOptions, build};
+use crate::error::TbError;
+use crate::file::rules_bytes;
+use crate::sector::Sector;
+use crate::tables::Tablebase;
+use crate::value::Value;
+
+/// Every table in a folder, whatever the rules, as the engine probes them: a position whose
+/// sector is built is answered exactly, any other gets `None`.
+///
+/// ```no_run
+/// use morris_tablebase::EngineTables;
+/// let tables = EngineTables::open("tables")?; // builds the 3-3 sectors of nine if missing
+/// # Ok::<_, morris_tablebase::TbError>(())
+/// ```
+#[derive(Debug)]
+pub struct EngineTables {
+    dir: PathBuf,
+    by_rules: RwLock<HashMap<[u8; 8], Arc<Tablebase>>>,
+}
+
+impl EngineTables {
+    /// Opens a folder of tables, creating it if needed, and builds the 3-3 sector of Nine
+    /// Men's Morris if it is missing (a few seconds), so that the three-against-three endgame
+    /// is always played perfectly.
+    ///
+    /// # Errors
+    ///
+    /// When the folder cannot be created or the sector cannot be built or read.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<EngineTables, TbError> {
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir).map_err(|e| TbError::io(&dir, e))?;
+        let nine = Variant::Nine.rules();
+        build(
+            &BuildOptions::new(nine, &dir),
+            &[Sector::moving(3, 3)],
+            |_| {},
+        )?;
+        Ok(EngineTables {
+            dir,
+            by_rules: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The tables of a position's rules.
+    pub fn tables(&self, pos: &Position) -> Arc<Tablebase> {
+        let key = rules_bytes(pos.rules());
+        if let Some(t) = self
+            .by_rules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return t.clone();
+        }
+        let mut map = self.by_rules.write().unwrap_or_else(|e| e.into_inner());
+        map.entry(key)
+            .or_insert_with(|| Arc::new(Tablebase::new(&self.dir, *pos.rules())))
+            .clone()
+    }
+
+    /// The exact value of a position, if its sector is built.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        self.tables(pos).probe(pos).ok()
+    }
+}
+
+impl Probe for EngineTables {
+    fn probe(&self, pos: &Position) -> Option<TbValue> {
+        Some(match self.value(pos)? {
+            Value::Win(d) => TbValue::Win(d),
+            Value::Loss(d) => TbValue::Loss(d),
+            Value::Draw => TbValue::Draw,
+        })
+    }
+}
+
+/// The factory the engine protocol takes for its tablebase folder setting.
+///
+/// # Errors
+///
+/// The message of [`EngineTables::open`]'s error.
+pub fn open_tablebase(dir: &Path) -> Result<Arc<dyn Probe>, String> {
+    EngineTables::open(dir)
+        .map(|t| Arc::new(t) as Arc<dyn Probe>)
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,395 @@
+//! A perfect index of the positions of a sector up to the board's symmetries.
+//!
+//! A position is a set `U` of points for the side to move and a set `T` for the other side.
+//! The sets `U` fall into classes under the board's symmetries; each class has a canonical
+//! member (the smallest bit pattern of its images). A position is stored under the canonical
+//! member of its `U` class and the smallest image of `T` among the symmetries that map `U` to
+//! it; `T` is numbered among the points that `U` leaves free. So each class of symmetric
+//! positions has exactly one index. A few indices (those whose `T` is not the smallest image,
+//! which happens only where the canonical `U` is itself symmetric) stand for no position; the
+//! solver marks them as such.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use morris_core::{BoardKind, MAX_POINTS};
+
+use crate::sector::Sector;
+
+/// The binomial coefficients up to 24 choose 24.
+pub(crate) fn binomial(n: usize, k: usize) -> u64 {
+    static TABLE: OnceLock<[[u64; MAX_POINTS + 1]; MAX_POINTS + 1]> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
+        for n in 0..=MAX_POINTS {
+            t[n][0] = 1;
+            for k in 1..=n {
+                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            }
+        }
+        t
+    });
+    if k > n { 0 } else { t[n][k] }
+}
+
+/// The rank of a set among the sets of the same size in increasing order of bit pattern.
+#[inline]
+pub(crate) fn colex_rank(mut set: u32) -> u64 {
+    let mut rank = 0;
+    let mut j = 1;
+    while set != 0 {
+        let p = set.trailing_zeros() as usize;
+        rank += binomial(p, j);
+        j += 1;
+        set &= set - 1;
+    }
+    rank
+}
+
+/// The set of `k` points with the given rank (the inverse of [`colex_rank`]).
+#[inline]
+pub(crate) fn colex_unrank(mut rank: u64, k: usize, n: usize) -> u32 {
+    let mut set = 0u32;
+    let mut p = n;
+    for j in (1..=k).rev() {
+        p -= 1;
+        while binomial(p, j) > rank {
+            p -= 1;
+        }
+        rank -= binomial(p, j);
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The rank of `t` among the points that `u` leaves free.
+#[inline]
+fn compressed_rank(mut t: u32, u: u32) -> u64 {
+    let mut rank = 0;
+    let mut j = 1;
+    while t != 0 {
+        let p = t.trailing_zeros();
+        let below = (u & ((1u32 << p) - 1)).count_ones();
+        rank += binomial((p - below) as usize, j);
+        j += 1;
+        t &= t - 1;
+    }
+    rank
+}
+
+/// Spreads the bits of `compressed` over the points that `u` leaves free.
+#[inline]
+fn expand(mut compressed: u32, u: u32, n: usize) -> u32 {
+    let mut out = 0;
+    let mut free = !u & ((1u32 << n) - 1);
+    while compressed != 0 {
+        let low = free & free.wrapping_neg();
+        if compressed & 1 != 0 {
+            out |= low;
+        }
+        compressed >>= 1;
+        free &= free - 1;
+    }
+    out
+}
+
+/// A board's symmetries as byte-wise lookup tables.
+#[derive(Debug)]
+pub(crate) struct Geometry {
+    /// The number of points.
+    pub n: usize,
+    tables: Vec<[[u32; 256]; 3]>,
+}
+
+impl Geometry {
+    /// The geometry of a board, built once.
+    pub fn of(kind: BoardKind) -> &'static Geometry {
+        static CACHE: [OnceLock<Geometry>; 4] = [const { OnceLock::new() }; 4];
+        let slot = match kind {
+            BoardKind::Standard => 0,
+            BoardKind::Diagonal => 1,
+            BoardKind::Six => 2,
+            BoardKind::Three => 3,
+        };
+        CACHE[slot].get_or_init(|| {
+            let board = kind.board();
+            let tables = board
+                .symmetries()
+                .iter()
+                .map(|sym| {
+                    let mut t = [[0u32; 256]; 3];
+                    for (byte, table) in t.iter_mut().enumerate() {
+                        for (v, slot) in table.iter_mut().enumerate() {
+                            let set = (v as u32) << (8 * byte);
+                            *slot = sym.apply_set(morris_core::Bitboard(set & board.all().0)).0;
+                        }
+                    }
+                    t
+                })
+                .collect();
+            Geometry {
+                n: board.len(),
+                tables,
+            }
+        })
+    }
+
+    /// The number of symmetries (the first is the identity).
+    pub fn symmetries(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// The image of a set under symmetry `s`.
+    #[inline]
+    pub fn apply(&self, s: usize, set: u32) -> u32 {
+        let t = &self.tables[s];
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][(set >> 16) as usize]
+    }
+}
+
+/// The classes of the sets of `k` points under a board's symmetries.
+#[derive(Debug)]
+struct Classes {
+    /// For each set (by rank): its class.
+    class_of: Vec<u32>,
+    /// For each set (by rank): a symmetry that maps it to its class's canonical member.
+    sym_of: Vec<u8>,
+    /// The canonical member of each class.
+    reps: Vec<u32>,
+    /// For each class: the symmetries that fix its canonical member, as a bit mask.
+    stab: Vec<u16>,
+}
+
+impl Classes {
+    fn get(kind: BoardKind, k: usize) -> Arc<Classes> {
+        type Cache = Mutex<HashMap<(BoardKind, usize), Arc<Classes>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(c) = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(kind, k))
+        {
+            return c.clone();
+        }
+        let built = Arc::new(Classes::build(Geometry::of(kind), k));
+        cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((kind, k))
+            .or_insert(built)
+            .clone()
+    }
+
+    fn build(g: &Geometry, k: usize) -> Classes {
+        let count = binomial(g.n, k) as usize;
+        let mut class_of = vec![u32::MAX; count];
+        let mut sym_of = vec![0u8; count];
+        let mut reps = Vec::new();
+        let mut stab = Vec::new();
+        let mut min_image = vec![0u32; count];
+        for (rank, set) in sets(k, g.n).enumerate() {
+            let mut best = set;
+            let mut best_sym = 0;
+            let mut fix = 0u16;
+            for s in 0..g.symmetries() {
+                let img = g.apply(s, set);
+                if img < best {
+                    best = img;
+                    best_sym = s;
+                }
+                if img == set {
+                    fix |= 1 << s;
+                }
+            }
+            min_image[rank] = best;
+            sym_of[rank] = best_sym as u8;
+            if best == set {
+                class_of[rank] = reps.len() as u32;
+                reps.push(set);
+                stab.push(fix);
+            }
+        }
+        for rank in 0..count {
+            class_of[rank] = class_of[colex_rank(min_image[rank]) as usize];
+        }
+        Classes {
+            class_of,
+            sym_of,
+            reps,
+            stab,
+        }
+    }
+}
+
+/// The sets of `k` of the first `n` points in increasing order of bit pattern.
+pub(crate) fn sets(k: usize, n: usize) -> impl Iterator<Item = u32> {
+    let limit = 1u64 << n;
+    let mut next = if k == 0 {
+        Some(0u64)
+    } else {
+        Some((1u64 << k) - 1)
+    };
+    std::iter::from_fn(move || {
+        let cur = next?;
+        if cur >= limit {
+            return None;
+        }
+        next = if cur == 0 {
+            None
+        } else {
+            let c = cur & cur.wrapping_neg();
+            let r = cur + c;
+            Some((((r ^ cur) >> 2) / c) | r)
+        };
+        Some(cur as u32)
+    })
+}
+
+/// The index of one sector: a bijection between the classes of symmetric positions and a
+/// range of numbers (with a few unused numbers, see the module documentation).
+#[derive(Debug, Clone)]
+pub struct SectorIndex {
+    sector: Sector,
+    geometry: &'static Geometry,
+    classes: Arc<Classes>,
+    combos: u64,
+}
+
+impl SectorIndex {
+    /// The index of a sector on a board.
+    pub fn new(kind: BoardKind, sector: Sector) -> SectorIndex {
+        let geometry = Geometry::of(kind);
+        let classes = Classes::get(kind, sector.us as usize);
+        let combos = binomial(geometry.n - sector.us as usize, sector.them as usize);
+        SectorIndex {
+            sector,
+            geometry,
+            classes,
+            combos,
+        }
+    }
+
+    /// The sector.
+    pub fn sector(&self) -> Sector {
+        self.sector
+    }
+
+    /// The number of indices.
+    pub fn len(&self) -> u64 {
+        self.classes.reps.len() as u64 * self.combos
+    }
+
+    /// Whether the sector has no index (never for a sector that fits its board).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of the position with `us` for the side to move and `them` for the other side
+    /// (given as bit patterns of points). The caller guarantees that the counts fit the sector
+    /// and the sets are disjoint.
+    #[inline]
+    pub fn index(&self, us: u32, them: u32) -> u64 {
+        let g = self.geometry;
+        let rank = colex_rank(us) as usize;
+        let c = self.classes.class_of[rank] as usize;
+        let rep = self.classes.reps[c];
+        let mut t = g.apply(self.classes.sym_of[rank] as usize, them);
+        let stab = self.classes.stab[c];
+        if stab != 1 {
+            let base = t;
+            let mut bits = stab & !1;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                t = t.min(g.apply(s, base));
+                bits &= bits - 1;
+            }
+        }
+        c as u64 * self.combos + compressed_rank(t, rep)
+    }
+
+    /// The position stored at an index, as `(us, them)` bit patterns; `None` out of range.
+    #[inline]
+    pub fn position(&self, index: u64) -> Option<(u32, u32)> {
+        if index >= self.len() {
+            return None;
+        }
+        let c = (index / self.combos) as usize;
+        let rep = self.classes.reps[c];
+        let free = self.geometry.n - self.sector.us as usize;
+        let t = colex_unrank(index % self.combos, self.sector.them as usize, free);
+        Some((rep, expand(t, rep, self.geometry.n)))
+    }
+
+    /// The number of distinct positions in the class stored at an index (the board's
+    /// symmetries divided by those that fix the position), 0 for an unused index.
+    pub fn class_size(&self, index: u64) -> u64 {
+        let Some((us, them)) = self.position(index) else {
+            return 0;
+        };
+        if self.index(us, them) != index {
+            return 0;
+        }
+        let g = self.geometry;
+        let c = (index / self.combos) as usize;
+        let stab = self.classes.stab[c];
+        let fixed = (0..g.symmetries())
+            .filter(|&s| stab & (1 << s) != 0 && g.apply(s, them) == them)
+            .count();
+        (g.symmetries() / fixed) as u64
+    }
+
+    /// Whether an index stands for a position (its `them` set is the canonical one).
+    pub fn is_used(&self, index: u64) -> bool {
+        let c = (index / self.combos) as usize;
+        if self.classes.stab.get(c).is_none_or(|&s| s == 1) {
+            return index < self.len();
+        }
+        self.position(index)
+            .is_some_and(|(us, them)| self.index(us, them) == index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_round_trip() {
+        for k in 0..=4 {
+            for (i, set) in sets(k, 10).enumerate() {
+                assert_eq!(colex_rank(set), i as u64);
+                assert_eq!(colex_unrank(i as u64, k, 10), set);
+            }
+            assert_eq!(sets(k, 10).count() as u64, binomial(10, k));
+        }
+    }
+
+    #[test]
+    fn every_position_has_one_index_and_symmetric_ones_share_it() {
+        let kind = BoardKind::Three;
+        let g = Geometry::of(kind);
+        let idx = SectorIndex::new(kind, Sector::moving(3, 2));
+        let mut seen = vec![0u64; idx.len() as usize];
+        for us in sets(3, 9) {
+            for them in sets(2, 9).filter(|t| t & us == 0) {
+                let i = idx.index(us, them);
+                assert!(i < idx.len());
+                let (cu, ct) = idx.position(i).unwrap();
+                assert_eq!(idx.index(cu, ct), i);
+                seen[i as usize] += 1;
+                for s in 0..g.symmetries() {
+                    assert_eq!(idx.index(g.apply(s, us), g.apply(s, them)), i);
+                }
+            }
+        }
+        let total: u64 = (0..idx.len()).map(|i| idx.class_size(i)).sum();
+        assert_eq!(total, binomial(9, 3) * binomial(6, 2));
+        for i in 0..idx.len() {
+            assert_eq!(seen[i as usize], idx.class_size(i), "index {i}");
+            assert_eq!(idx.is_used(i), seen[i as usize] > 0);
+        }
+    }
+}

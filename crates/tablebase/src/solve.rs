@@ -1,0 +1,472 @@
+//! The retrograde solver of one group of sectors.
+//!
+//! Moving-phase sectors `W-B` and `B-W` are solved together: plies without removal go back and
+//! forth between them, plies with removal lead to sectors solved before. Each position gets a
+//! counter of its distinct successor classes inside the group; positions decided at distance
+//! `d` form the work queue of layer `d`, and their un-moves decide or count down their
+//! predecessors. Successors in sectors solved before (and finished games) are known at the
+//! start: a known lost successor offers a win at a fixed distance, queued for its layer.
+//! Sectors with pieces in hand lead only to sectors solved before and are evaluated directly.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use morris_core::{Position, Rules};
+use rayon::prelude::*;
+
+use crate::error::TbError;
+use crate::file::SectorStats;
+use crate::forward::{make_position, split, terminal_value};
+use crate::index::SectorIndex;
+use crate::sector::Sector;
+use crate::tables::Table;
+use crate::unmove::for_each_unmove;
+use crate::value::{DRAW, MAX_DISTANCE, NOT_A_POSITION, Value, decode, encode_distance};
+
+/// `aux` of a position with a drawn or lost successor outside the group: it cannot lose.
+const CANNOT_LOSE: u8 = 254;
+/// `aux` of a finished game or of an index that stands for no position.
+const FIXED: u8 = 255;
+
+/// The bytes of memory a group needs while it is solved, per position.
+pub const BYTES_PER_POSITION: u64 = 3;
+
+/// The predecessors of one position, collected and made distinct (a reused buffer).
+#[derive(Debug, Default)]
+struct SmallSet {
+    items: Vec<(u8, u64)>,
+}
+
+impl SmallSet {
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+    fn push(&mut self, slot: u8, index: u64) {
+        self.items.push((slot, index));
+    }
+    fn distinct(&mut self) -> &[(u8, u64)] {
+        self.items.sort_unstable();
+        self.items.dedup();
+        &self.items
+    }
+}
+
+/// A progress bar on standard error, or a hidden one.
+pub(crate) fn progress_bar(enabled: bool, len: u64, message: String) -> ProgressBar {
+    {
+        let bar = if enabled {
+            let bar = ProgressBar::new(len);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{msg:28} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_message(message);
+        bar
+    }
+}
+
+/// One sector of the group being solved.
+struct Slot {
+    index: SectorIndex,
+    value: Vec<AtomicU8>,
+    counter: Vec<AtomicU8>,
+    aux: Vec<AtomicU8>,
+}
+
+/// The solver of a group of sectors, given the tables of the sectors it depends on.
+pub(crate) struct GroupSolver<'a> {
+    pub rules: Rules,
+    pub group: Vec<Sector>,
+    pub lower: &'a HashMap<Sector, Arc<Table>>,
+    pub progress: bool,
+}
+
+/// How a successor is known at the start.
+enum Child {
+    /// Inside the group: slot and index.
+    Inside(u8, u64),
+    /// Known: finished game or a sector solved before.
+    Known(Value),
+}
+
+impl GroupSolver<'_> {
+    fn classify(&self, slots: &[Slot], child: &Position) -> Result<Child, TbError> {
+        if let Some(v) = terminal_value(child) {
+            return Ok(Child::Known(v));
+        }
+        let (sector, us, them) = split(child);
+        if let Some(k) = self.group.iter().position(|&s| s == sector) {
+            let slot = slots.get(k).ok_or_else(|| {
+                TbError::Unsupported(format!("sector {sector} leads into itself"))
+            })?;
+            return Ok(Child::Inside(k as u8, slot.index.index(us, them)));
+        }
+        let table = self.lower.get(&sector).ok_or(TbError::Missing(sector))?;
+        table.value(us, them).map(Child::Known)
+    }
+
+    /// Solves the group: the value bytes of each sector, in the group's order.
+    pub fn solve(&self) -> Result<Vec<Vec<u8>>, TbError> {
+        let slots: Vec<Slot> = self
+            .group
+            .iter()
+            .map(|&s| {
+                let index = SectorIndex::new(self.rules.board, s);
+                let n = index.len() as usize;
+                let fresh = || (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+                Slot {
+                    value: fresh(),
+                    counter: if s.is_moving() { fresh() } else { Vec::new() },
+                    aux: if s.is_moving() { fresh() } else { Vec::new() },
+                    index,
+                }
+            })
+            .collect();
+        let names = self
+            .group
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join("+");
+        if self.group.iter().all(|s| s.is_moving()) {
+            self.retrograde(&slots, &names)?;
+        } else {
+            for slot in &slots {
+                self.direct(slot, &names)?;
+            }
+        }
+        Ok(slots
+            .into_iter()
+            .map(|s| s.value.into_iter().map(AtomicU8::into_inner).collect())
+            .collect())
+    }
+
+    /// Sectors with pieces in hand: every successor is in a sector solved before.
+    fn direct(&self, slot: &Slot, names: &str) -> Result<(), TbError> {
+        let len = slot.index.len();
+        let bar = progress_bar(self.progress, len, format!("{names} evaluate"));
+        let sector = slot.index.sector();
+        (0..len as usize)
+            .into_par_iter()
+            .with_min_len(1024)
+            .try_for_each(|i| {
+                let i = i as u64;
+                if i % 4096 == 0 {
+                    bar.inc(4096.min(len - i));
+                }
+                let byte = self.direct_value(slot, sector, i)?;
+                slot.value[i as usize].store(byte, Relaxed);
+                Ok::<_, TbError>(())
+            })?;
+        bar.finish_and_clear();
+        Ok(())
+    }
+
+    fn direct_value(&self, slot: &Slot, sector: Sector, i: u64) -> Result<u8, TbError> {
+        let Some((us, them)) = slot.index.position(i) else {
+            return Ok(NOT_A_POSITION);
+        };
+        if !slot.index.is_used(i) {
+            return Ok(NOT_A_POSITION);
+        }
+        let Some(pos) = make_position(&self.rules, sector, us, them) else {
+            return Ok(NOT_A_POSITION);
+        };
+        let value = match terminal_value(&pos) {
+            Some(v) => v,
+            None => {
+                let mut best = Value::Loss(0);
+                for ply in pos.legal_plies() {
+                    let mut c = pos;
+                    c.play_unchecked(ply);
+                    let v = match self.classify(&[], &c)? {
+                        Child::Known(v) => v.parent(),
+                        Child::Inside(..) => {
+                            return Err(TbError::Unsupported(format!(
+                                "sector {sector} leads into itself"
+                            )));
+                        }
+                    };
+                    best = best.max(v);
+                }
+                best
+            }
+        };
+        encode(value, sector)
+    }
+
+    /// Moving-phase groups: counters, un-moves and layers.
+    fn retrograde(&self, slots: &[Slot], names: &str) -> Result<(), TbError> {
+        let total: u64 = slots.iter().map(|s| s.index.len()).sum();
+        // Pending decisions by distance: (slot, index).
+        let pending: Mutex<Vec<Vec<(u8, u32)>>> = Mutex::new(Vec::new());
+        let bar = progress_bar(self.progress, total, format!("{names} initialise"));
+        for (k, slot) in slots.iter().enumerate() {
+            let found: Vec<(u16, u32)> = (0..slot.index.len() as usize)
+                .into_par_iter()
+                .with_min_len(1024)
+                .try_fold(Vec::new, |mut acc, i| {
+                    let i = i as u64;
+                    if i % 4096 == 0 {
+                        bar.inc(4096.min(slot.index.len() - i));
+                    }
+                    if let Some(d) = self.init(slots, k, i)? {
+                        acc.push((d, i as u32));
+                    }
+                    Ok::<_, TbError>(acc)
+                })
+                .try_reduce(Vec::new, |mut a, b| {
+                    a.extend(b);
+                    Ok(a)
+                })?;
+            let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+            for (d, i) in found {
+                let d = usize::from(d);
+                if p.len() <= d {
+                    p.resize(d + 1, Vec::new());
+                }
+                p[d].push((k as u8, i));
+            }
+        }
+        bar.finish_and_clear();
+        let bar = progress_bar(self.progress, total, format!("{names} layers"));
+        let overflow = AtomicBool::new(false);
+        let mut frontier: Vec<(u8, u32)> = Vec::new();
+        let mut d: u16 = 1;
+        loop {
+            // Add the pending decisions of this layer.
+            let queued = {
+                let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+                let later = p.iter().skip(usize::from(d)).any(|l| !l.is_empty());
+                if frontier.is_empty() && !later {
+                    break;
+                }
+                if d > MAX_DISTANCE {
+                    overflow.store(true, Relaxed);
+                    break;
+                }
+                p.get_mut(usize::from(d))
+                    .map(std::mem::take)
+                    .unwrap_or_default()
+            };
+            let code = encode_distance(d);
+            for (k, i) in queued {
+                let slot = &slots[usize::from(k)];
+                let i = i as usize;
+                if slot.aux[i].load(Relaxed) != FIXED
+                    && slot.value[i]
+                        .compare_exchange(DRAW, code, Relaxed, Relaxed)
+                        .is_ok()
+                {
+                    frontier.push((k, i as u32));
+                }
+            }
+            bar.inc(frontier.len() as u64);
+            bar.set_message(format!("{names} layer {d}"));
+            let next: Vec<(u8, u32)> = frontier
+                .par_iter()
+                .with_min_len(256)
+                .fold(
+                    || (Vec::new(), SmallSet::default()),
+                    |(mut acc, mut preds), &(k, i)| {
+                        self.propagate(slots, k, u64::from(i), d, &pending, &mut preds, &mut acc);
+                        (acc, preds)
+                    },
+                )
+                .map(|(acc, _)| acc)
+                .reduce(Vec::new, |mut a, b| {
+                    a.extend(b);
+                    a
+                });
+            frontier = next;
+            d += 1;
+        }
+        bar.finish_and_clear();
+        if overflow.load(Relaxed) {
+            return Err(TbError::TooLong(self.group[0]));
+        }
+        Ok(())
+    }
+
+    /// Sets up one position; returns the distance at which it is decided by what is known at
+    /// the start, if any.
+    fn init(&self, slots: &[Slot], k: usize, i: u64) -> Result<Option<u16>, TbError> {
+        let slot = &slots[k];
+        let i_us = i as usize;
+        let sector = self.group[k];
+        let fixed = |byte: u8| {
+            slot.value[i_us].store(byte, Relaxed);
+            slot.aux[i_us].store(FIXED, Relaxed);
+            Ok(None)
+        };
+        if !slot.index.is_used(i) {
+            return fixed(NOT_A_POSITION);
+        }
+        let Some((us, them)) = slot.index.position(i) else {
+            return fixed(NOT_A_POSITION);
+        };
+        let Some(pos) = make_position(&self.rules, sector, us, them) else {
+            return fixed(NOT_A_POSITION);
+        };
+        if let Some(v) = terminal_value(&pos) {
+            return fixed(encode(v, sector)?);
+        }
+        let mut inside = Vec::with_capacity(64);
+        let mut best_win: Option<u16> = None;
+        let mut longest_loss: u16 = 0;
+        let mut draw_exit = false;
+        for ply in pos.legal_plies() {
+            let mut c = pos;
+            c.play_unchecked(ply);
+            match self.classify(slots, &c)? {
+                Child::Inside(s, j) => inside.push((s, j)),
+                Child::Known(Value::Loss(e)) => {
+                    best_win = Some(best_win.map_or(e + 1, |b| b.min(e + 1)));
+                }
+                Child::Known(Value::Win(e)) => longest_loss = longest_loss.max(e + 1),
+                Child::Known(Value::Draw) => draw_exit = true,
+            }
+        }
+        inside.sort_unstable();
+        inside.dedup();
+        if inside.len() > 250 {
+            return Err(TbError::Unsupported(format!(
+                "sector {sector}: more successors than a counter holds"
+            )));
+        }
+        slot.counter[i_us].store(inside.len() as u8, Relaxed);
+        // `aux` keeps the distance of the longest loss through known successors (the longest
+        // known win of the opponent plus one, at most MAX_DISTANCE), or says that a known draw
+        // is available.
+        // A position with a known lost or drawn successor never loses.
+        let aux = if draw_exit || best_win.is_some() {
+            CANNOT_LOSE
+        } else {
+            longest_loss.min(MAX_DISTANCE) as u8
+        };
+        slot.aux[i_us].store(aux, Relaxed);
+        if let Some(w) = best_win {
+            return Ok(Some(w.min(MAX_DISTANCE + 1)));
+        }
+        if inside.is_empty() && !draw_exit {
+            return Ok(Some(longest_loss.min(MAX_DISTANCE + 1)));
+        }
+        Ok(None)
+    }
+
+    /// Passes the decision of position `i` of slot `k` at distance `d` to its predecessors.
+    #[allow(clippy::too_many_arguments)] // the layer's shared state, passed by reference
+    fn propagate(
+        &self,
+        slots: &[Slot],
+        k: u8,
+        i: u64,
+        d: u16,
+        pending: &Mutex<Vec<Vec<(u8, u32)>>>,
+        preds: &mut SmallSet,
+        next: &mut Vec<(u8, u32)>,
+    ) {
+        let slot = &slots[usize::from(k)];
+        let Some((us, them)) = slot.index.position(i) else {
+            return;
+        };
+        let partner = self.group[usize::from(k)];
+        let partner = Sector::moving(partner.them, partner.us);
+        let Some(pk) = self.group.iter().position(|&s| s == partner) else {
+            return;
+        };
+        let pslot = &slots[pk];
+        preds.clear();
+        for_each_unmove(&self.rules, us, them, |ru, rt| {
+            preds.push(pk as u8, pslot.index.index(ru, rt));
+        });
+        let lost = d % 2 == 0;
+        for &(_, j) in preds.distinct() {
+            let j = j as usize;
+            let aux = pslot.aux[j].load(Relaxed);
+            if aux == FIXED || pslot.value[j].load(Relaxed) != DRAW {
+                continue;
+            }
+            if lost {
+                if pslot.value[j]
+                    .compare_exchange(DRAW, encode_distance(d + 1), Relaxed, Relaxed)
+                    .is_ok()
+                {
+                    next.push((pk as u8, j as u32));
+                }
+            } else if aux != CANNOT_LOSE && pslot.counter[j].fetch_sub(1, Relaxed) == 1 {
+                // The loss comes after the longest of the wins left to the opponent: this
+                // last one inside the group or a known one outside (kept in `aux`).
+                let at = u16::from(aux).max(d + 1);
+                if at == d + 1 {
+                    if pslot.value[j]
+                        .compare_exchange(DRAW, encode_distance(at), Relaxed, Relaxed)
+                        .is_ok()
+                    {
+                        next.push((pk as u8, j as u32));
+                    }
+                } else {
+                    let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+                    let at = usize::from(at);
+                    if p.len() <= at {
+                        p.resize(at + 1, Vec::new());
+                    }
+                    p[at].push((pk as u8, j as u32));
+                }
+            }
+        }
+    }
+}
+
+/// The byte of a decided value.
+fn encode(v: Value, sector: Sector) -> Result<u8, TbError> {
+    match v {
+        Value::Draw => Ok(DRAW),
+        Value::Win(0) => Ok(NOT_A_POSITION),
+        Value::Win(d) | Value::Loss(d) if d <= MAX_DISTANCE => Ok(encode_distance(d)),
+        _ => Err(TbError::TooLong(sector)),
+    }
+}
+
+/// The figures of a solved sector over every placement (each class weighted by its size).
+pub(crate) fn sector_stats(index: &SectorIndex, values: &[u8]) -> SectorStats {
+    (0..index.len() as usize)
+        .into_par_iter()
+        .with_min_len(4096)
+        .fold(SectorStats::default, |mut s, i| {
+            let i = i as u64;
+            let byte = values[i as usize];
+            if byte == NOT_A_POSITION {
+                return s;
+            }
+            let w = index.class_size(i);
+            match decode(byte) {
+                Some(Value::Win(d)) => {
+                    s.wins += w;
+                    s.longest = s.longest.max(d);
+                }
+                Some(Value::Loss(d)) => {
+                    s.losses += w;
+                    s.longest = s.longest.max(d);
+                }
+                Some(Value::Draw) => s.draws += w,
+                None => {}
+            }
+            s
+        })
+        .reduce(SectorStats::default, |a, b| SectorStats {
+            wins: a.wins + b.wins,
+            losses: a.losses + b.losses,
+            draws: a.draws + b.draws,
+            longest: a.longest.max(b.longest),
+        })
+}

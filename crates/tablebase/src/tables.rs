@@ -1,0 +1,222 @@
+//! Probing: a folder of sector files for one set of rules, opened on demand.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use morris_core::{Position, Rules};
+
+use crate::error::TbError;
+use crate::file::{SectorFile, file_name, rules_bytes};
+use crate::forward::{split, terminal_value};
+use crate::index::SectorIndex;
+use crate::sector::Sector;
+use crate::value::{Value, decode};
+
+/// One sector's index and file.
+#[derive(Debug)]
+pub struct Table {
+    index: SectorIndex,
+    file: SectorFile,
+}
+
+impl Table {
+    /// Opens the file of a sector in a folder.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::Missing`] when there is no file, or the errors of [`SectorFile::open`].
+    pub fn open(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
+        sector.check(rules).map_err(TbError::Unsupported)?;
+        let path = dir.join(file_name(rules, sector));
+        if !path.exists() {
+            return Err(TbError::Missing(sector));
+        }
+        let index = SectorIndex::new(rules.board, sector);
+        let file = SectorFile::open(&path, rules, sector, index.len())?;
+        Ok(Table { index, file })
+    }
+
+    /// The sector's index.
+    pub fn index(&self) -> &SectorIndex {
+        &self.index
+    }
+
+    /// The sector's file.
+    pub fn file(&self) -> &SectorFile {
+        &self.file
+    }
+
+    /// The stored byte of the position with sets `us` (to move) and `them`.
+    #[inline]
+    pub(crate) fn byte(&self, us: u32, them: u32) -> u8 {
+        let i = self.index.index(us, them) as usize;
+        self.file.values()[i]
+    }
+
+    /// The value of the position with sets `us` (to move) and `them`.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::Corrupt`] when the file says the position does not exist.
+    pub fn value(&self, us: u32, them: u32) -> Result<Value, TbError> {
+        decode(self.byte(us, them)).ok_or_else(|| TbError::Corrupt {
+            path: self.file.path().to_path_buf(),
+            reason: format!(
+                "no value stored for a position of sector {}",
+                self.index.sector()
+            ),
+        })
+    }
+}
+
+/// The tablebases of one set of rules in one folder: probes positions, opening sector files as
+/// they are needed.
+///
+/// ```no_run
+/// use morris_core::{Position, Variant};
+/// use morris_tablebase::Tablebase;
+/// let tb = Tablebase::new("tables", Variant::Nine.rules());
+/// let pos = Position::from_fen(Variant::Nine.rules(), "W../.../.../B..B.W/.../.../.BW w 0 0 0 30")?;
+/// println!("{:?}", tb.probe(&pos)?);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Tablebase {
+    dir: PathBuf,
+    rules: Rules,
+    open: RwLock<HashMap<Sector, Arc<Table>>>,
+    missing: RwLock<HashSet<Sector>>,
+}
+
+impl Tablebase {
+    /// The tables of `rules` in folder `dir` (nothing is read yet).
+    pub fn new(dir: impl Into<PathBuf>, rules: Rules) -> Tablebase {
+        Tablebase {
+            dir: dir.into(),
+            rules,
+            open: RwLock::new(HashMap::new()),
+            missing: RwLock::new(HashSet::new()),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The table of a sector, opened on first use. A sector found missing is remembered as
+    /// missing (probing stays cheap); [`Tablebase::refresh`] forgets that.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::open`].
+    pub fn table(&self, sector: Sector) -> Result<Arc<Table>, TbError> {
+        if self
+            .missing
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&sector)
+        {
+            return Err(TbError::Missing(sector));
+        }
+        if let Some(t) = self
+            .open
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&sector)
+        {
+            return Ok(t.clone());
+        }
+        let table = match Table::open(&self.dir, &self.rules, sector) {
+            Ok(t) => Arc::new(t),
+            Err(TbError::Missing(s)) => {
+                self.missing
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(s);
+                return Err(TbError::Missing(s));
+            }
+            Err(e) => return Err(e),
+        };
+        let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
+        Ok(open.entry(sector).or_insert(table).clone())
+    }
+
+    /// Forgets which sectors were found missing, so that files built since are found.
+    pub fn refresh(&self) {
+        self.missing
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// The sectors whose files are in the folder (by name; opening checks them), in order.
+    pub fn built_sectors(&self) -> Vec<Sector> {
+        let prefix = format!("{}-", self.rules.variant.name());
+        let mut out: Vec<Sector> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let sector: Sector = name
+                    .strip_prefix(&prefix)?
+                    .strip_suffix(".mtb")?
+                    .parse()
+                    .ok()?;
+                (file_name(&self.rules, sector) == name).then_some(sector)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Whether a sector's file is present and sound.
+    pub fn has(&self, sector: Sector) -> bool {
+        self.table(sector).is_ok()
+    }
+
+    /// The value of a position with perfect play, draw rules ignored.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::Unsupported`] for a position of other rules, [`TbError::Missing`] when its
+    /// sector is not built, and the errors of opening a file.
+    pub fn probe(&self, pos: &Position) -> Result<Value, TbError> {
+        if rules_bytes(pos.rules()) != rules_bytes(&self.rules) {
+            return Err(TbError::Unsupported(format!(
+                "the position is of {} but the tables are of {}",
+                pos.rules().variant,
+                self.rules.variant
+            )));
+        }
+        if let Some(v) = terminal_value(pos) {
+            return Ok(v);
+        }
+        let (sector, us, them) = split(pos);
+        self.table(sector)?.value(us, them)
+    }
+
+    /// Every legal ply with the value of the position it leads to, for the side that plays it
+    /// (the negation of the child's value one ply further), best first.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::probe`] for any child.
+    pub fn probe_plies(&self, pos: &Position) -> Result<Vec<(morris_core::Ply, Value)>, TbError> {
+        let mut out = Vec::new();
+        for ply in pos.legal_plies() {
+            let mut child = *pos;
+            child.play_unchecked(ply);
+            out.push((ply, self.probe(&child)?.parent()));
+        }
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        Ok(out)
+    }
+}

@@ -1,0 +1,72 @@
+//! Perfect play through the engine: with the tables set, the engine wins the shortest way,
+//! resists the longest and reports the distance as a mate score.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{position, temp_dir};
+use morris_core::{Game, Variant};
+use morris_engine::{Engine, EngineOptions, Limits, Probe, Score};
+use morris_tablebase::{EngineTables, Sector, Value};
+
+#[test]
+fn the_engine_plays_the_three_against_three_endgame_perfectly() {
+    let dir = temp_dir("engine");
+    // Opening the folder builds the 3-3 sectors of nine on first use.
+    let tables = Arc::new(EngineTables::open(&dir).unwrap());
+    let rules = Variant::Nine.rules();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        ..EngineOptions::default()
+    });
+    engine.set_tablebase(Some(tables.clone() as Arc<dyn Probe>));
+    let (mut wins, mut losses) = (0, 0);
+    // A spread of positions by a simple walk over the sets.
+    let mut checked = 0;
+    for seed in 0u32..400 {
+        let us: u32 =
+            (1 << (seed % 22)) | (1 << ((seed * 7 + 3) % 24)) | (1 << ((seed * 13 + 5) % 24));
+        let them: u32 = (1 << ((seed * 5 + 1) % 24))
+            | (1 << ((seed * 11 + 9) % 24))
+            | (1 << ((seed * 17 + 2) % 24));
+        if us.count_ones() != 3 || them.count_ones() != 3 || us & them != 0 {
+            continue;
+        }
+        let Some(pos) = position(&rules, Sector::moving(3, 3), us, them) else {
+            continue;
+        };
+        let Some(value) = tables.value(&pos) else {
+            panic!("3-3 not built")
+        };
+        if value == Value::Loss(0) || checked >= 12 {
+            continue;
+        }
+        checked += 1;
+        let game = Game::new(pos);
+        let result = engine.search(&game, &Limits::depth(2), &mut |_| {});
+        let ply = result.best.expect("a ply");
+        let mut child = pos;
+        child.play_unchecked(ply);
+        let after = tables.value(&child).unwrap().parent();
+        assert_eq!(
+            after,
+            value,
+            "{pos}: the engine played {}",
+            ply.display(pos.board())
+        );
+        match value {
+            Value::Win(d) => {
+                wins += 1;
+                assert_eq!(result.score, Score::Mate(i32::from(d)), "{pos}");
+            }
+            Value::Loss(d) => {
+                losses += 1;
+                assert_eq!(result.score, Score::Mate(-i32::from(d)), "{pos}");
+            }
+            Value::Draw => {}
+        }
+    }
+    assert!(checked >= 10 && wins > 0, "{checked} {wins} {losses}");
+    std::fs::remove_dir_all(&dir).ok();
+}
