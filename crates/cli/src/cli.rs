@@ -125,6 +125,7 @@ pub fn run() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<(), Failure> {
     if let Command::Engine = cli.command {
+        // The protocol writes to standard output from its own threads: no lock is held here.
         crate::engine::run();
         return Ok(());
     }
@@ -165,6 +166,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 writeln!(out, "{}", ply.display(board))?;
             }
         }
+        // Handled above, before standard output is locked.
         Command::Engine => {}
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
         Command::Match(args) => crate::matches::run(&args, &mut out)?,

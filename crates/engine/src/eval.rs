@@ -24,7 +24,7 @@ const PLACING: Weights = Weights {
     open: 14,
     threat: 14,
     double: 30,
-    mobility: 8,
+    mobility: 32,
     blocked: 6,
 };
 
