@@ -16,20 +16,26 @@ use morris_core::{BoardKind, MAX_POINTS};
 
 use crate::sector::Sector;
 
-/// The binomial coefficients up to 24 choose 24.
-pub(crate) fn binomial(n: usize, k: usize) -> u64 {
-    static TABLE: OnceLock<[[u64; MAX_POINTS + 1]; MAX_POINTS + 1]> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
-        for n in 0..=MAX_POINTS {
-            t[n][0] = 1;
-            for k in 1..=n {
-                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            }
+/// The binomial coefficients up to 24 choose 24 (zero where k > n).
+static BINOMIAL: [[u64; MAX_POINTS + 1]; MAX_POINTS + 1] = {
+    let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
+    let mut n = 0;
+    while n <= MAX_POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
         }
-        t
-    });
-    if k > n { 0 } else { t[n][k] }
+        n += 1;
+    }
+    t
+};
+
+/// n choose k, for n and k up to 24.
+#[inline]
+pub(crate) fn binomial(n: usize, k: usize) -> u64 {
+    BINOMIAL[n][k]
 }
 
 /// The rank of a set among the sets of the same size in increasing order of bit pattern.
@@ -53,10 +59,11 @@ pub(crate) fn colex_unrank(mut rank: u64, k: usize, n: usize) -> u32 {
     let mut p = n;
     for j in (1..=k).rev() {
         p -= 1;
-        while binomial(p, j) > rank {
+        let row = &BINOMIAL[..=p];
+        while row[p][j] > rank {
             p -= 1;
         }
-        rank -= binomial(p, j);
+        rank -= row[p][j];
         set |= 1 << p;
     }
     set
@@ -339,6 +346,27 @@ impl SectorIndex {
             .filter(|&s| stab & (1 << s) != 0 && g.apply(s, them) == them)
             .count();
         (g.symmetries() / fixed) as u64
+    }
+
+    /// The number of classes of the side to move's sets (the index is class × combinations).
+    pub(crate) fn classes(&self) -> usize {
+        self.classes.reps.len()
+    }
+
+    /// Calls `f(index, us, them)` for every index of class `c` in order, `us` and `them` the
+    /// position stored there, and `used` whether the index stands for a position.
+    #[inline]
+    pub(crate) fn for_each_in_class(&self, c: usize, mut f: impl FnMut(u64, u32, u32, bool)) {
+        let rep = self.classes.reps[c];
+        let trivial = self.classes.stab[c] == 1;
+        let free = self.geometry.n - self.sector.us as usize;
+        let base = c as u64 * self.combos;
+        for (r, t) in sets(self.sector.them as usize, free).enumerate() {
+            let i = base + r as u64;
+            let them = expand(t, rep, self.geometry.n);
+            let used = trivial || self.index(rep, them) == i;
+            f(i, rep, them, used);
+        }
     }
 
     /// Whether an index stands for a position (its `them` set is the canonical one).

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use morris_core::{Position, Rules};
+use morris_core::{PlyList, Position, Rules};
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -211,18 +211,24 @@ impl GroupSolver<'_> {
         let pending: Mutex<Vec<Vec<(u8, u32)>>> = Mutex::new(Vec::new());
         let bar = progress_bar(self.progress, total, format!("{names} initialise"));
         for (k, slot) in slots.iter().enumerate() {
-            let found: Vec<(u16, u32)> = (0..slot.index.len() as usize)
+            let combos = slot.index.len() / slot.index.classes().max(1) as u64;
+            let found: Vec<(u16, u32)> = (0..slot.index.classes())
                 .into_par_iter()
-                .with_min_len(1024)
-                .try_fold(Vec::new, |mut acc, i| {
-                    let i = i as u64;
-                    if i % 4096 == 0 {
-                        bar.inc(4096.min(slot.index.len() - i));
-                    }
-                    if let Some(d) = self.init(slots, k, i)? {
-                        acc.push((d, i as u32));
-                    }
-                    Ok::<_, TbError>(acc)
+                .with_min_len(16)
+                .try_fold(Vec::new, |mut acc, c| {
+                    bar.inc(combos);
+                    let mut result = Ok(());
+                    slot.index.for_each_in_class(c, |i, us, them, used| {
+                        if result.is_err() {
+                            return;
+                        }
+                        match self.init(slots, k, i, us, them, used) {
+                            Ok(Some(d)) => acc.push((d, i as u32)),
+                            Ok(None) => {}
+                            Err(e) => result = Err(e),
+                        }
+                    });
+                    result.map(|()| acc)
                 })
                 .try_reduce(Vec::new, |mut a, b| {
                     a.extend(b);
@@ -299,7 +305,15 @@ impl GroupSolver<'_> {
 
     /// Sets up one position; returns the distance at which it is decided by what is known at
     /// the start, if any.
-    fn init(&self, slots: &[Slot], k: usize, i: u64) -> Result<Option<u16>, TbError> {
+    fn init(
+        &self,
+        slots: &[Slot],
+        k: usize,
+        i: u64,
+        us: u32,
+        them: u32,
+        used: bool,
+    ) -> Result<Option<u16>, TbError> {
         let slot = &slots[k];
         let i_us = i as usize;
         let sector = self.group[k];
@@ -308,12 +322,9 @@ impl GroupSolver<'_> {
             slot.aux[i_us].store(FIXED, Relaxed);
             Ok(None)
         };
-        if !slot.index.is_used(i) {
+        if !used {
             return fixed(NOT_A_POSITION);
         }
-        let Some((us, them)) = slot.index.position(i) else {
-            return fixed(NOT_A_POSITION);
-        };
         let Some(pos) = make_position(&self.rules, sector, us, them) else {
             return fixed(NOT_A_POSITION);
         };
@@ -324,7 +335,9 @@ impl GroupSolver<'_> {
         let mut best_win: Option<u16> = None;
         let mut longest_loss: u16 = 0;
         let mut draw_exit = false;
-        for ply in pos.legal_plies() {
+        let mut plies = PlyList::new();
+        pos.legal_plies_into(&mut plies);
+        for &ply in &plies {
             let mut c = pos;
             c.play_unchecked(ply);
             match self.classify(slots, &c)? {
