@@ -295,10 +295,22 @@ impl SectorIndex {
     }
 
     /// The index of the position with `us` for the side to move and `them` for the other side
+    /// (bit patterns of points), or `None` when the sets do not fit the sector (wrong counts,
+    /// overlapping, off the board).
+    pub fn checked_index(&self, us: u32, them: u32) -> Option<u64> {
+        let all = (1u32 << self.geometry.n) - 1;
+        let fits = us & them == 0
+            && (us | them) & !all == 0
+            && us.count_ones() == u32::from(self.sector.us)
+            && them.count_ones() == u32::from(self.sector.them);
+        fits.then(|| self.index(us, them))
+    }
+
+    /// The index of the position with `us` for the side to move and `them` for the other side
     /// (given as bit patterns of points). The caller guarantees that the counts fit the sector
     /// and the sets are disjoint.
     #[inline]
-    pub fn index(&self, us: u32, them: u32) -> u64 {
+    pub(crate) fn index(&self, us: u32, them: u32) -> u64 {
         let g = self.geometry;
         let rank = colex_rank(us) as usize;
         let c = self.classes.class_of[rank] as usize;
@@ -413,6 +425,13 @@ mod tests {
                 }
             }
         }
+        assert_eq!(idx.checked_index(0b111, 0b11), None, "overlap");
+        assert_eq!(idx.checked_index(0b1111, 0b1_1000_0000), None, "count");
+        assert_eq!(idx.checked_index(0b111, 0b11 << 9), None, "off the board");
+        assert_eq!(
+            idx.checked_index(0b111, 0b11 << 7),
+            Some(idx.index(0b111, 0b11 << 7))
+        );
         let total: u64 = (0..idx.len()).map(|i| idx.class_size(i)).sum();
         assert_eq!(total, binomial(9, 3) * binomial(6, 2));
         for i in 0..idx.len() {
