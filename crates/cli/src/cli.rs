@@ -34,6 +34,17 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Speaks the engine protocol on standard input and output.
+    Engine,
+    /// Searches a fixed set of positions to a fixed depth on one thread; the last line is
+    /// `nodes N nps N`.
+    Bench {
+        /// The depth of every search.
+        #[arg(long, default_value_t = morris_engine::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
+    /// Plays engine against engine through the protocol and reports the Elo difference.
+    Match(crate::matches::MatchArgs),
     /// Tablebases: build, plan, stats, probe, verify.
     #[command(subcommand)]
     Tb(crate::tb::TbCommand),
@@ -46,6 +57,8 @@ enum Command {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Plays in the terminal: full-screen, or line by line with --plain.
+    Play(crate::play::PlayArgs),
 }
 
 /// An error that ends the program with status 2 and one `error:` line.
@@ -104,6 +117,10 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> Result<(), Failure> {
+    if let Command::Engine = cli.command {
+        crate::engine::run();
+        return Ok(());
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
@@ -132,8 +149,15 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 writeln!(out, "{}", ply.display(board))?;
             }
         }
+        Command::Engine => {}
+        Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
+        Command::Match(args) => crate::matches::run(&args, &mut out)?,
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
+        Command::Play(args) => {
+            drop(out);
+            return crate::play::run(args);
+        }
     }
     out.flush()?;
     Ok(())

@@ -1,6 +1,10 @@
 //! The `morris` command line.
 
+mod bench;
 mod cli;
+mod engine;
+mod matches;
+mod play;
 mod position_args;
 mod tb;
 

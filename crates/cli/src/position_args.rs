@@ -1,7 +1,7 @@
 //! The arguments every command that takes a position shares.
 
 use clap::Args;
-use morris_core::{Position, Variant};
+use morris_core::{Game, Position, Variant};
 
 /// `--variant`, `--position` and `--moves`.
 #[derive(Debug, Args)]
@@ -30,16 +30,7 @@ impl PositionArgs {
             let mut number = 0;
             while let Some(token) = tokens.next() {
                 number += 1;
-                let mut text = token.to_string();
-                while let Some(next) = tokens.peek() {
-                    let lower = next.to_ascii_lowercase();
-                    if lower.starts_with('x') && lower.len() == 3 {
-                        text.push_str(next);
-                        tokens.next();
-                    } else {
-                        break;
-                    }
-                }
+                let text = with_removals(token, &mut tokens);
                 pos = pos
                     .play_text(&text)
                     .map_err(|e| format!("--moves, ply {number}: {e}"))?;
@@ -47,4 +38,48 @@ impl PositionArgs {
         }
         Ok(pos)
     }
+
+    /// The game the arguments describe: the position given as its start, then the plies of
+    /// `--moves` as its history, so that they can be taken back and are written in a record.
+    /// Unlike [`PositionArgs::position`] it applies the draw rules: no ply follows a draw.
+    pub fn game(&self) -> Result<Game, String> {
+        let rules = self.variant.rules();
+        let start = match &self.position {
+            Some(text) => Position::from_fen(rules, text).map_err(|e| e.to_string())?,
+            None => Position::new(rules),
+        };
+        let mut game = Game::new(start);
+        let mut tokens = self
+            .moves
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .peekable();
+        let mut number = 0;
+        while let Some(token) = tokens.next() {
+            number += 1;
+            let text = with_removals(token, &mut tokens);
+            game.play_text(&text)
+                .map_err(|e| format!("--moves, ply {number}: {e}"))?;
+        }
+        Ok(game)
+    }
+}
+
+/// A ply with the removals written as their own tokens after it (`f2-f4 xd5`) joined on.
+fn with_removals<'a>(
+    token: &str,
+    tokens: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> String {
+    let mut text = token.to_string();
+    while let Some(next) = tokens.peek() {
+        let lower = next.to_ascii_lowercase();
+        if lower.starts_with('x') && lower.len() == 3 {
+            text.push_str(next);
+            tokens.next();
+        } else {
+            break;
+        }
+    }
+    text
 }

@@ -204,15 +204,19 @@ impl Setup {
     }
 
     fn from_sanmill(rules: Rules, fields: &[&str]) -> Result<Setup, ParseFenError> {
-        if fields.len() < 17 {
-            return Err(ParseFenError::new(
-                "fields",
-                format!(
-                    "a Sanmill position string has at least 17 fields, found {}",
-                    fields.len()
-                ),
-            ));
-        }
+        // Older Sanmill versions wrote 12 fields: no last-mill fields and no mills bitmask.
+        let counters = match fields.len() {
+            12 => 10,
+            n if n >= 17 => 15,
+            n => {
+                return Err(ParseFenError::new(
+                    "fields",
+                    format!(
+                        "a Sanmill position string has 17 fields (12 in older versions), found {n}"
+                    ),
+                ));
+            }
+        };
         let board = rules.board();
         let mut pieces = ByColor::splat(Bitboard::EMPTY);
         for (ring, names) in fields[0].split('/').zip(SANMILL_RINGS) {
@@ -247,14 +251,15 @@ impl Setup {
                 ));
             }
         };
-        if !matches!(fields[2], "r" | "p" | "m" | "o") {
+        if !matches!(fields[2], "r" | "p" | "m" | "o" | "n") {
             return Err(ParseFenError::new(
                 "phase",
-                format!("expected r, p, m or o, found '{}'", shorten(fields[2])),
+                format!("expected r, p, m, o or n, found '{}'", shorten(fields[2])),
             ));
         }
         match fields[3] {
-            "p" | "s" => {}
+            // `?`: no action, as Sanmill writes when none is pending.
+            "p" | "s" | "?" => {}
             "r" => {
                 return Err(ParseFenError::new(
                     "action",
@@ -290,7 +295,7 @@ impl Setup {
                 ),
             ));
         }
-        for (i, field) in fields[8..15].iter().enumerate() {
+        for (i, field) in fields[8..counters].iter().enumerate() {
             let name = if i < 2 {
                 "pieces to remove"
             } else {
@@ -298,8 +303,8 @@ impl Setup {
             };
             number::<u64>(name, field)?;
         }
-        let mut plies_since_removal: u16 = number("plies since removal", fields[15])?;
-        let move_number: u32 = number("move number", fields[16])?;
+        let mut plies_since_removal: u16 = number("plies since removal", fields[counters])?;
+        let move_number: u32 = number("move number", fields[counters + 1])?;
         if !rules.place_or_move && (white_in_hand > 0 || black_in_hand > 0) {
             plies_since_removal = 0;
         }
@@ -378,7 +383,23 @@ pub fn draw_board(pos: &Position) -> String {
         None => '.',
     };
     let template: &[&str] = match board.kind() {
-        BoardKind::Standard | BoardKind::Diagonal => &[
+        BoardKind::Diagonal => &[
+            "7  a7-----------d7-----------g7",
+            "   | \\          |          / |",
+            "6  |   b6-------d6-------f6  |",
+            "   |   | \\      |      / |   |",
+            "5  |   |   c5---d5---e5  |   |",
+            "   |   |   |         |   |   |",
+            "4  a4--b4--c4        e4--f4--g4",
+            "   |   |   |         |   |   |",
+            "3  |   |   c3---d3---e3  |   |",
+            "   |   | /      |      \\ |   |",
+            "2  |   b2-------d2-------f2  |",
+            "   | /          |          \\ |",
+            "1  a1-----------d1-----------g1",
+            "   a   b   c    d    e   f   g",
+        ],
+        BoardKind::Standard => &[
             "7  a7-----------d7-----------g7",
             "   |            |            |",
             "6  |   b6-------d6-------f6  |",
@@ -437,6 +458,7 @@ pub fn draw_board(pos: &Position) -> String {
                 i += 1;
             }
         }
+        out.truncate(out.trim_end().len());
         out.push('\n');
     }
     out

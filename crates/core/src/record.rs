@@ -261,6 +261,9 @@ fn result_token(word: &str) -> Option<Option<&'static str>> {
     }
 }
 
+/// The symbols of move annotations (`!`, `?`, `!?`, …), skipped when they stand alone.
+const ANNOTATION: [char; 2] = ['!', '?'];
+
 /// Strips a move number (`12.`, `12...`) from the front of a word.
 fn strip_move_number(word: &str) -> &str {
     let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -348,7 +351,8 @@ impl GameRecord {
                 }
                 break;
             }
-            let word = strip_move_number(word);
+            // Annotation symbols may stand alone, as Sanmill writes them (`d6 !?`).
+            let word = strip_move_number(word).trim_start_matches(ANNOTATION);
             if word.is_empty() {
                 continue;
             }
@@ -356,7 +360,9 @@ impl GameRecord {
             // A removal written as its own token belongs to the ply before it.
             loop {
                 match lexer.next()? {
+                    Some((_, Token::Word(w))) if w.trim_start_matches(ANNOTATION).is_empty() => {}
                     Some((o, Token::Word(w))) => {
+                        let w = w.trim_start_matches(ANNOTATION);
                         let bare = w.trim_end_matches(['!', '?', '+', '#']);
                         if bare.len() == 3 && bare.starts_with(['x', 'X']) {
                             ply_text.push_str(bare);

@@ -5,8 +5,17 @@
 mod common;
 
 use common::naive::{NaivePos, NaiveRules, Rng};
-use common::{core_outcome, core_texts, random_setup, rule_sets, seed_of};
+use common::{core_outcome, core_texts, perft_cases, random_setup, rule_sets, seed_of};
 use morris_core::{FenError, Position, perft};
+
+/// How many random games and setups per rule set: a few by default so that the suite stays
+/// quick; `MORRIS_NAIVE_SCALE=N` multiplies them for a longer search.
+fn scale() -> u64 {
+    std::env::var("MORRIS_NAIVE_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
 
 /// Compares everything the two generators say about one position.
 fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
@@ -47,9 +56,11 @@ fn assert_agree(core: &Position, naive: &NaivePos, context: &str) {
 
 #[test]
 fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
+    // What the games went through, so that the test shows it covers the rules it claims to.
+    let mut seen = std::collections::BTreeSet::new();
     for (name, rules) in rule_sets() {
         let naive_rules = NaiveRules::from_rules(&rules);
-        for game in 0..5u64 {
+        for game in 0..5 * scale() {
             let mut rng = Rng(0x5eed ^ (game << 32) ^ seed_of(&name));
             let mut core = Position::new(rules);
             let mut naive = NaivePos::start(naive_rules);
@@ -60,6 +71,24 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
                     assert_eq!(perft(&core, 2), naive.perft(2), "{context}: perft 2");
                 }
                 let legal = naive.legal();
+                if let Some((_, reason)) = naive.outcome() {
+                    seen.insert(reason);
+                }
+                if legal.iter().any(|p| !p.remove.is_empty()) {
+                    seen.insert("removal");
+                }
+                if legal.iter().any(|p| p.remove.len() > 1) {
+                    seen.insert("double removal");
+                }
+                if core.can_fly(core.turn()) && legal.iter().any(|p| p.from.is_some()) {
+                    seen.insert("flying");
+                }
+                if rules.place_or_move
+                    && core.in_hand(core.turn()) > 0
+                    && legal.iter().any(|p| p.from.is_some())
+                {
+                    seen.insert("moving with pieces in hand");
+                }
                 if legal.is_empty() {
                     break;
                 }
@@ -72,15 +101,27 @@ fn random_games_agree_with_the_naive_generator_in_every_rule_set() {
             }
         }
     }
+    let expected = [
+        "removal",
+        "double removal",
+        "flying",
+        "moving with pieces in hand",
+        "fewer_than_three",
+        "line",
+    ];
+    for feature in expected {
+        assert!(seen.contains(feature), "no game saw {feature}: {seen:?}");
+    }
 }
 
 #[test]
 fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
     let mut checked = 0;
+    let mut reasons = std::collections::BTreeSet::new();
     for (name, rules) in rule_sets() {
         let mut rng = Rng(0xfeed ^ seed_of(&name));
         let mut valid = 0;
-        for attempt in 0..400 {
+        for attempt in 0..400 * scale() {
             let naive = random_setup(&rules, &mut rng);
             let core = match Position::from_fen(rules, &naive.fen()) {
                 Ok(core) => core,
@@ -88,6 +129,9 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
                 Err(e) => panic!("{name}: {} cannot be read: {e}", naive.fen()),
             };
             valid += 1;
+            if let Some((_, reason)) = naive.outcome() {
+                reasons.insert(reason);
+            }
             let context = format!("{name}, setup {attempt}");
             assert_agree(&core, &naive, &context);
             if attempt % 8 == 0 {
@@ -107,6 +151,12 @@ fn random_setups_agree_with_the_naive_generator_in_every_rule_set() {
         checked += valid;
     }
     assert!(checked > 2000);
+    for reason in ["blocked", "fewer_than_three", "line"] {
+        assert!(
+            reasons.contains(reason),
+            "no setup ended by {reason}: {reasons:?}"
+        );
+    }
 }
 
 #[test]
@@ -122,4 +172,27 @@ fn perft_from_every_start_agrees_with_the_naive_generator() {
             );
         }
     }
+}
+
+#[test]
+fn hand_made_positions_of_every_phase_agree_with_the_naive_generator() {
+    // The positions of the perft file, and every position one ply after them.
+    let mut checked = 0;
+    for case in perft_cases() {
+        let core = case.start();
+        let naive = case.naive_start();
+        let context = format!("perft.txt line {}", case.line);
+        assert_agree(&core, &naive, &context);
+        for ply in naive.legal() {
+            let text = naive.text(&ply);
+            let next = core.play_text(&text).unwrap();
+            assert_agree(
+                &next,
+                &naive.play(&ply),
+                &format!("{context}, after {text}"),
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }

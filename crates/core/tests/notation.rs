@@ -318,6 +318,27 @@ fn sanmill_position_strings_are_read() {
 }
 
 #[test]
+fn sanmill_position_strings_of_older_versions_and_without_a_pending_action_are_read() {
+    // Older versions wrote 12 fields, without the last-mill fields and the mills bitmask.
+    let old = "OO@*****/O@******/@O@***** b m s 4 0 4 0 0 0 12 30";
+    let new = "OO@*****/O@******/@O@***** b m s 4 0 4 0 0 0 0 0 0 0 0 12 30";
+    assert_eq!(nine(old).unwrap(), nine(new).unwrap());
+    assert_eq!(
+        nine("********/********/******** w p p 0 9 0 9 0 0 0 1").unwrap(),
+        Position::start(Variant::Nine)
+    );
+    // `?` is the action when none is pending, `n` the phase before a game.
+    let none = "OO@*****/O@******/@O@***** b o ? 4 0 4 0 0 0 0 0 0 0 0 12 30";
+    assert_eq!(nine(none).unwrap(), nine(new).unwrap());
+    assert!(nine(SANMILL_START.replacen(" p p ", " n p ", 1).as_str()).is_ok());
+    for n in [11, 13, 16] {
+        let fields: Vec<&str> = new.split(' ').take(n).collect();
+        let e = parse_error(Variant::Nine, &fields.join(" "));
+        assert_eq!(e.field, "fields", "{n} fields: {e}");
+    }
+}
+
+#[test]
 fn sanmill_position_strings_owing_a_removal_are_refused_with_the_reason() {
     let text = "OOO*****/@@******/******** b p r 3 6 2 7 0 1 0 0 0 0 0 0 3";
     let e = parse_error(Variant::Nine, text);
@@ -417,6 +438,32 @@ fn sanmill_style_records_are_read() {
     );
     assert_eq!(record.tag("Event"), Some("Sanmill-Game"));
     assert_eq!(record.game.outcome(), None);
+}
+
+#[test]
+fn sanmill_records_with_annotation_symbols_as_their_own_tokens_are_read() {
+    // Sanmill writes a move, a space and its annotation symbols, then its comments, and
+    // appends the removal right after them; lines end in CR LF.
+    let records = [
+        "[FEN \"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\"]\r\n[SetUp \"1\"]\r\n\r\n1.    d6 !?    f4 {centre}\r\n2.    d5 ?    b4\r\n3.    d7 !xb4    b6 $7\r\n4.    a1    a4",
+        "1. d6 f4 2. d5 b4 3. d7 ! {a mill}xb4 b6 ?? 4. a1 !! a4 *",
+    ];
+    for text in records {
+        let record = GameRecord::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            record.game.ply_texts(),
+            ["d6", "f4", "d5", "b4", "d7xb4", "b6", "a1", "a4"],
+            "{text}"
+        );
+    }
+    let e = GameRecord::parse("1. d6 f4\r\n2. d5 ?? zz").unwrap_err();
+    assert_eq!(
+        e.at,
+        Location {
+            line: 2,
+            column: 10
+        }
+    );
 }
 
 #[test]
@@ -544,4 +591,34 @@ fn a_ply_after_the_end_of_the_game_is_refused() {
             column: 13
         }
     );
+}
+
+#[test]
+fn boards_are_drawn_with_their_lines_and_pieces() {
+    let pos = nine(".../.W./.../....B./.../.../... w 8 8 0 2").unwrap();
+    let drawing = morris_core::draw_board(&pos);
+    assert_eq!(drawing.lines().count(), 14);
+    assert_eq!(drawing.matches('W').count(), 1);
+    assert_eq!(drawing.matches('B').count(), 1);
+    assert_eq!(drawing.matches('.').count(), 22);
+    assert!(drawing.lines().all(|l| l == l.trim_end()), "{drawing}");
+    assert!(
+        drawing.lines().nth(2).unwrap().contains("W"),
+        "d6 on rank 6:\n{drawing}"
+    );
+    assert!(
+        !drawing.contains('\\'),
+        "no diagonals on the standard board"
+    );
+    // Twelve Men's Morris shows its four diagonals.
+    let twelve = morris_core::draw_board(&Position::start(Variant::Twelve));
+    assert_eq!(
+        twelve.matches('\\').count() + twelve.matches('/').count(),
+        8,
+        "{twelve}"
+    );
+    let three = morris_core::draw_board(&Position::start(Variant::Three));
+    assert_eq!(three.matches('.').count(), 9, "{three}");
+    let six = morris_core::draw_board(&Position::start(Variant::Six));
+    assert_eq!(six.matches('.').count(), 16, "{six}");
 }

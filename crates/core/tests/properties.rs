@@ -215,6 +215,39 @@ proptest! {
     }
 
     #[test]
+    fn repetitions_count_every_earlier_occurrence_of_the_same_position(
+        pos in arb_position(), seed in any::<u64>(),
+    ) {
+        let mut rules = *pos.rules();
+        rules.repetition = 0;
+        rules.n_move = 0;
+        let start = Position::from_fen(rules, &pos.fen()).unwrap();
+        let mut game = Game::new(start);
+        let mut rng = Rng(seed);
+        // Same pieces, side to move and pieces in hand: the position string without counters.
+        let key = |p: &Position| p.fen().rsplitn(3, ' ').nth(2).unwrap().to_string();
+        for _ in 0..60 {
+            let now = key(game.position());
+            let expected = game.positions().iter().filter(|p| key(p) == now).count();
+            prop_assert_eq!(game.repetitions(), expected);
+            let list = game.legal_plies();
+            if list.is_empty() {
+                break;
+            }
+            // Prefer moving back where the own previous ply came from, so that positions repeat.
+            let back = game.plies().len().checked_sub(2).and_then(|i| match game.plies()[i] {
+                Ply::Move { from, to, .. } => Some(Ply::Move { from: to, to: from, remove: Bitboard::EMPTY }),
+                Ply::Place { .. } => None,
+            });
+            let ply = match back {
+                Some(back) if rng.below(4) > 0 && list.contains(&back) => back,
+                _ => list[rng.below(list.len())],
+            };
+            game.play(ply).unwrap();
+        }
+    }
+
+    #[test]
     fn every_ply_text_round_trips(
         from in proptest::option::of((0u8..7, 0u8..7)),
         to in (0u8..7, 0u8..7),

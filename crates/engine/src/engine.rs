@@ -65,7 +65,7 @@ fn rules_salt(pos: &Position) -> u64 {
 }
 
 /// What the main thread's iterations found.
-struct Outcome {
+struct Iterations {
     moves: Vec<RootMove>,
     depth: u32,
 }
@@ -73,9 +73,11 @@ struct Outcome {
 impl Engine {
     /// An engine with these options (brought into their ranges).
     pub fn new(options: EngineOptions) -> Engine {
-        let options = options.clamped();
+        let mut options = options.clamped();
+        let tt = Table::new(options.hash_mb);
+        options.hash_mb = options.hash_mb.min(tt.mb().max(1));
         Engine {
-            tt: Table::new(options.hash_mb),
+            tt,
             options,
             tb: None,
             heuristics: Heuristics::new(),
@@ -88,11 +90,15 @@ impl Engine {
         &self.options
     }
 
-    /// Changes the options; a new hash size replaces the table (and forgets it).
+    /// Changes the options; a new hash size replaces the table (and forgets it). A table that
+    /// cannot be allocated is made as large as it can be, and `options().hash_mb` says so.
     pub fn set_options(&mut self, options: EngineOptions) {
-        let options = options.clamped();
+        let mut options = options.clamped();
         if options.hash_mb != self.options.hash_mb {
+            // Free the old table first, so that its memory can be used for the new one.
+            self.tt = Table::new(1);
             self.tt = Table::new(options.hash_mb);
+            options.hash_mb = options.hash_mb.min(self.tt.mb().max(1));
         }
         self.options = options;
     }
@@ -165,7 +171,10 @@ impl Engine {
             abort: &abort,
             nodes: &nodes,
             deadline: budget.hard.map(|d| start + d),
-            node_limit: limits.nodes,
+            node_limit: match (limits.nodes, profile.nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             tb: self.tb.as_deref(),
             salt: rules_salt(&pos),
             prior: &prior,
@@ -249,7 +258,6 @@ impl Engine {
             moves.push(RootMove {
                 ply,
                 value: 0,
-                exact: false,
                 pv: vec![ply],
             });
         }
@@ -305,7 +313,7 @@ fn iterate(
     mut moves: Vec<RootMove>,
     helper: usize,
     mut on_info: Option<&mut dyn FnMut(&Info)>,
-) -> Outcome {
+) -> Iterations {
     let mut completed = 0;
     let mut last_moves = moves.clone();
     let mut previous = 0;
@@ -388,7 +396,7 @@ fn iterate(
             }
         }
     }
-    Outcome {
+    Iterations {
         moves: last_moves,
         depth: completed,
     }

@@ -24,7 +24,7 @@ const PLACING: Weights = Weights {
     open: 14,
     threat: 14,
     double: 30,
-    mobility: 1,
+    mobility: 8,
     blocked: 6,
 };
 
@@ -35,7 +35,7 @@ const MOVING: Weights = Weights {
     open: 6,
     threat: 36,
     double: 90,
-    mobility: 5,
+    mobility: 10,
     blocked: 8,
 };
 
@@ -80,17 +80,14 @@ fn features(pos: &Position, us: Color) -> Features {
         pieces: pos.pieces_left(us) as i32,
         ..Features::default()
     };
-    // Points next to an own piece: where a slide can arrive.
-    let mut reach = Bitboard::EMPTY;
     for p in own {
         let free = board.adjacent(p) & empty;
         if free.is_empty() {
             f.blocked += 1;
         }
-        if moving && !flying {
+        if !flying {
             f.mobility += free.count() as i32;
         }
-        reach |= free;
     }
     for &mill in board.mills() {
         let mine = mill & own;
@@ -135,7 +132,6 @@ fn features(pos: &Position, us: Color) -> Features {
             _ => {}
         }
     }
-    let _ = reach;
     f
 }
 

@@ -13,6 +13,9 @@ use crate::score::value::is_mate;
 pub(crate) struct Profile {
     /// The deepest iteration, or `None` for no limit.
     pub depth: Option<u32>,
+    /// The most nodes per search, or `None` for no limit: it keeps a level as strong on a
+    /// fast machine as on a slow one.
+    pub nodes: Option<u64>,
     /// Plies within this many centi-pieces of the best may be chosen.
     pub margin: i32,
     /// The spread of the score-weighted choice, in centi-pieces.
@@ -28,16 +31,16 @@ const OPENING_MOVES: u32 = 2;
 
 /// The profile of a level (1 to 10) in a position.
 pub(crate) fn profile(level: u8, pos: &Position) -> Profile {
-    let (depth, margin, temperature) = match level {
-        0 | 1 => (1, 160, 90),
-        2 => (2, 130, 70),
-        3 => (2, 70, 35),
-        4 => (3, 60, 30),
-        5 => (4, 45, 22),
-        6 => (5, 32, 16),
-        7 => (6, 22, 11),
-        8 => (8, 14, 7),
-        9 => (11, 8, 4),
+    let (depth, nodes, margin, temperature) = match level {
+        0 | 1 => (1, None, 160, 90),
+        2 => (2, None, 130, 70),
+        3 => (2, None, 70, 35),
+        4 => (3, None, 60, 30),
+        5 => (4, None, 45, 22),
+        6 => (5, Some(10_000), 32, 16),
+        7 => (6, Some(30_000), 22, 11),
+        8 => (8, Some(100_000), 14, 7),
+        9 => (12, Some(300_000), 8, 4),
         _ => {
             let opening = pos.move_number() <= OPENING_MOVES
                 && pos.in_hand(pos.turn()) > 0
@@ -45,6 +48,7 @@ pub(crate) fn profile(level: u8, pos: &Position) -> Profile {
                     < 2 * OPENING_MOVES as usize;
             return Profile {
                 depth: None,
+                nodes: None,
                 margin: 6,
                 temperature: 3,
                 quiescence: true,
@@ -54,6 +58,7 @@ pub(crate) fn profile(level: u8, pos: &Position) -> Profile {
     };
     Profile {
         depth: Some(depth),
+        nodes,
         margin,
         temperature,
         quiescence: level > 1,

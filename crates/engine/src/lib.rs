@@ -4,7 +4,8 @@
 //! variation search over a shared transposition table (Lazy SMP on several threads), an
 //! evaluation of material, mills, threats and mobility, and the draw rules of the game. Its
 //! [`EngineOptions`] set the table's size, the threads, a playing level from 1 to 10 and how
-//! many root plies to score.
+//! many root plies to score. [`run_protocol`] speaks the engine protocol over any reader and
+//! writer.
 //!
 //! ```
 //! use std::time::Duration;
@@ -18,12 +19,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arena;
+pub mod bench;
 mod engine;
 mod eval;
 mod level;
 mod limits;
 mod ordering;
 mod probe;
+mod protocol;
 mod score;
 mod search;
 mod time;
@@ -36,6 +40,7 @@ use morris_core::{Game, Ply};
 pub use engine::{Engine, MAX_DEPTH};
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
 pub use probe::{Probe, TbValue};
+pub use protocol::{OpenTablebase, run_protocol};
 pub use score::Score;
 
 /// The ply a level would play after thinking for at most `movetime`, or `None` when the game

@@ -2,6 +2,7 @@
 //! first), plies that block an opposing mill, killers, and the history of quiet plies.
 
 use morris_core::{Bitboard, Color, Ply, PlyList, Position};
+use smallvec::SmallVec;
 
 /// The most plies a search line can be deep.
 pub(crate) const MAX_PLY: usize = 128;
@@ -60,11 +61,13 @@ impl Heuristics {
         let bonus = (plies * plies).min(400);
         let slot = Heuristics::history_slot(color, ply);
         self.history[slot] += bonus;
+        let mut largest = self.history[slot].abs();
         for &other in tried {
             let slot = Heuristics::history_slot(color, other);
             self.history[slot] -= bonus;
+            largest = largest.max(self.history[slot].abs());
         }
-        if self.history.iter().any(|h| h.abs() > HISTORY_LIMIT) {
+        if largest > HISTORY_LIMIT {
             for h in &mut self.history {
                 *h /= 2;
             }
@@ -94,7 +97,7 @@ pub(crate) fn threat_pieces(pos: &Position, color: Color) -> Bitboard {
 #[derive(Debug)]
 pub(crate) struct Picker {
     plies: PlyList,
-    keys: Vec<(i32, u16, bool)>,
+    keys: SmallVec<[(i32, u16, bool); 64]>,
     next: usize,
 }
 
@@ -111,7 +114,7 @@ impl Picker {
         let them = !us;
         let blocks = pos.mill_points(them);
         let breaks = threat_pieces(pos, them);
-        let mut keys = Vec::with_capacity(plies.len());
+        let mut keys = SmallVec::with_capacity(plies.len());
         for (i, &ply) in plies.iter().enumerate() {
             let key = if Some(i) == table {
                 TABLE

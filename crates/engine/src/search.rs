@@ -53,8 +53,6 @@ pub(crate) struct RootMove {
     pub ply: Ply,
     /// The value found in the last iteration that searched it.
     pub value: i32,
-    /// Whether `value` is exact (rather than a bound).
-    pub exact: bool,
     pub pv: Vec<Ply>,
 }
 
@@ -69,7 +67,6 @@ pub(crate) struct Worker<'a> {
     pub stopped: bool,
     path: [u64; MAX_PLY + 2],
     pv: Vec<Vec<Ply>>,
-    pub seldepth: usize,
     /// Whether the deadline and the node limit apply yet.
     pub armed: bool,
 }
@@ -84,7 +81,6 @@ impl<'a> Worker<'a> {
             stopped: false,
             path: [0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            seldepth: 0,
             armed: false,
         }
     }
@@ -203,7 +199,6 @@ impl<'a> Worker<'a> {
         if self.count_node() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
 
         let key = self.key(pos);
         let entry = self.sh.tt.probe(key);
@@ -349,7 +344,6 @@ impl<'a> Worker<'a> {
         if self.count_node() {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let stand = evaluate(pos);
         if stand >= beta
             || !self.sh.quiescence
@@ -429,7 +423,6 @@ impl<'a> Worker<'a> {
                 break;
             }
             m.value = v;
-            m.exact = v > floor && v < beta;
             m.pv.clear();
             m.pv.push(ply);
             if v > floor {

@@ -87,19 +87,27 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (rounded down to a power of two buckets, at least one).
+    /// A table of about `mb` MiB (rounded down to a power of two buckets, at least one), or
+    /// the largest smaller power of two that can be allocated.
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let wanted = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let slots = (0..buckets * BUCKET)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
+        let mut buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut slots: Vec<[AtomicU64; 2]> = Vec::new();
+        while slots.try_reserve_exact(buckets * BUCKET).is_err() && buckets > 1 {
+            buckets /= 2;
+        }
+        slots.extend((0..buckets * BUCKET).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
         Table {
             slots,
             buckets,
             generation: AtomicU64::new(0),
         }
+    }
+
+    /// The size in MiB.
+    pub fn mb(&self) -> usize {
+        (self.slots.len() * ENTRY_BYTES) >> 20
     }
 
     /// Forgets everything.

@@ -152,3 +152,57 @@ pub fn random_setup(rules: &Rules, rng: &mut Rng) -> NaivePos {
     pos.move_number = 1 + rng.below(40) as u32;
     pos
 }
+
+/// One line of the data file.
+#[derive(Debug)]
+pub struct Case {
+    pub line: usize,
+    pub rules_name: String,
+    pub rules: Rules,
+    pub position: String,
+    pub depth: u32,
+    pub count: u64,
+}
+
+impl Case {
+    pub fn start(&self) -> Position {
+        if self.position == "start" {
+            Position::new(self.rules)
+        } else {
+            Position::from_fen(self.rules, &self.position)
+                .unwrap_or_else(|e| panic!("perft.txt line {}: {e}", self.line))
+        }
+    }
+
+    pub fn naive_start(&self) -> NaivePos {
+        let fen = self.start().fen();
+        NaivePos::from_fen(NaiveRules::from_rules(&self.rules), &fen)
+    }
+}
+
+/// The cases of `tests/perft.txt`.
+pub fn perft_cases() -> Vec<Case> {
+    let sets = rule_sets();
+    include_str!("../perft.txt")
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| {
+            let fields: Vec<&str> = l.split(';').map(str::trim).collect();
+            assert_eq!(fields.len(), 4, "perft.txt line {}: {l}", i + 1);
+            let rules = sets
+                .iter()
+                .find(|(name, _)| name == fields[0])
+                .unwrap_or_else(|| panic!("perft.txt line {}: unknown rules {}", i + 1, fields[0]))
+                .1;
+            Case {
+                line: i + 1,
+                rules_name: fields[0].to_string(),
+                rules,
+                position: fields[1].to_string(),
+                depth: fields[2].parse().expect("a depth"),
+                count: fields[3].parse().expect("a count"),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,149 @@
+//! `morris engine`, `morris bench` and `morris match` as a user runs them.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const MORRIS: &str = env!("CARGO_BIN_EXE_morris");
+
+#[test]
+fn engine_answers_on_standard_input_and_output() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("engine-tablebases");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A file where a folder should be: the option must fail with an error line.
+    let blocked = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("engine-not-a-folder");
+    std::fs::write(&blocked, b"x").unwrap();
+    let mut child = Command::new(MORRIS)
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            format!(
+                "uci\nsetoption name TablebasePath value {}\nsetoption name TablebasePath value {}\nposition startpos moves d6\ngo depth 3\n",
+                blocked.display(),
+                dir.display()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("uciok"), "{text}");
+    assert!(
+        text.contains("info string error: option TablebasePath:"),
+        "{text}"
+    );
+    assert!(text.contains("info string tablebase opened at"), "{text}");
+    assert!(
+        dir.join("nine-3-3.mtb").exists(),
+        "the 3-3 sector is built on first use"
+    );
+    let best = text
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap();
+    let pos = morris_core::Position::start(morris_core::Variant::Nine)
+        .play_text("d6")
+        .unwrap();
+    assert!(pos.parse_ply(best).is_ok(), "{best}");
+}
+
+#[test]
+fn bench_ends_with_its_signature() {
+    let run = || {
+        let output = Command::new(MORRIS)
+            .args(["bench", "--depth", "3"])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let text = run();
+    let last = text.lines().last().unwrap();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert_eq!((words[0], words[2]), ("nodes", "nps"));
+    assert!(words[1].parse::<u64>().unwrap() > 0);
+    // The node total is the same on every run.
+    let again = run();
+    assert_eq!(
+        again.lines().last().unwrap().split(' ').nth(1),
+        Some(words[1])
+    );
+}
+
+#[test]
+fn match_plays_records_and_scores() {
+    let dir = std::env::temp_dir().join(format!("morris-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.pgn");
+    let engine = format!("{MORRIS} engine");
+    let output = Command::new(MORRIS)
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args([
+            "--engine-options",
+            "Level=10",
+            "--engine-options",
+            "Level=1",
+        ])
+        .args(["--name", "strong", "--name", "weak", "--games", "2"])
+        .args(["--nodes", "2000", "--variant", "six"])
+        .arg("--record")
+        .arg(&record)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("game 1 strong - weak "), "{text}");
+    assert!(lines[1].starts_with("game 2 weak - strong "), "{text}");
+    assert!(lines[2].starts_with("strong vs weak: wins "), "{text}");
+    assert!(lines[3].starts_with("elo "), "{text}");
+    let games = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(games.matches("[Variant \"six\"]").count(), 2, "{games}");
+    let first = games.split("\n\n[").next().unwrap();
+    let parsed = morris_core::GameRecord::parse(first).unwrap();
+    assert!(parsed.game.outcome().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_rejects_bad_arguments() {
+    for args in [
+        vec!["match", "--engine", "x"],
+        vec!["match", "--engine", "x", "--engine", "y", "--games", "0"],
+        vec![
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--engine-options",
+            "Level",
+        ],
+        vec!["match", "--engine", "x", "--engine", "y", "--tc", "ten"],
+        vec![
+            "match",
+            "--engine",
+            "/nonexistent/a",
+            "--engine",
+            "/nonexistent/b",
+        ],
+        vec!["bench", "--depth", "0"],
+    ] {
+        let output = Command::new(MORRIS).args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,243 @@
+//! Engine against engine through the protocol, refereed by the rules core: openings from a
+//! varied set, colours alternating, time per ply or a clock, and a tally with the Elo
+//! difference. An illegal ply, a crash or a timeout loses the game.
+
+mod elo;
+mod openings;
+mod player;
+
+use std::time::{Duration, Instant};
+
+use morris_core::{Color, Game, GameRecord, Variant};
+
+pub use elo::{Tally, elo_of};
+pub use openings::{opening_game, openings};
+pub use player::{EngineSpec, Player, PlayerError};
+
+/// How much time the engines get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time for every ply (`go movetime`).
+    PerPly(Duration),
+    /// A fixed number of nodes for every ply (`go nodes`), given `limit` to answer: a
+    /// measure of the search that the machine's load does not change.
+    Nodes {
+        /// Nodes per ply.
+        nodes: u64,
+        /// The time allowed for each answer.
+        limit: Duration,
+    },
+    /// A clock per side: a base time and an increment after each ply (`go wtime … binc …`).
+    Clock {
+        /// Time at the start of the game.
+        base: Duration,
+        /// Time added after each ply.
+        inc: Duration,
+    },
+}
+
+/// A match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; the tally is the first one's.
+    pub engines: [EngineSpec; 2],
+    /// Games to play; each opening is played twice, once with each colour.
+    pub games: u32,
+    /// The variant.
+    pub variant: Variant,
+    /// The time control.
+    pub time: TimeControl,
+    /// Plies of the openings, taken from every early position of the variant.
+    pub opening_plies: usize,
+    /// The order of the openings.
+    pub seed: u64,
+    /// Lateness forgiven before a ply counts as out of time.
+    pub time_margin: Duration,
+    /// A game still going after this many plies is drawn.
+    pub max_plies: usize,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// The game's number, from 1.
+    pub number: u32,
+    /// Which engine (0 or 1) had White.
+    pub white: usize,
+    /// The engine that won (0 or 1), or `None` for a draw.
+    pub winner: Option<usize>,
+    /// How the game ended, in words.
+    pub reason: String,
+    /// The game as a record, with its tags.
+    pub record: GameRecord,
+}
+
+/// The match's result.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The engines' names.
+    pub names: [String; 2],
+    /// The first engine's wins, draws and losses.
+    pub tally: Tally,
+}
+
+/// Plays the match, calling `on_game` after every game.
+///
+/// # Errors
+///
+/// When an engine cannot be started (or restarted after a crash), or the variant has no
+/// openings of that length.
+pub fn run_match(
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameReport),
+) -> Result<MatchReport, PlayerError> {
+    let lines = openings(config.variant, config.opening_plies, config.seed);
+    if lines.is_empty() {
+        return Err(PlayerError::Start(format!(
+            "{} has no openings of {} plies",
+            config.variant, config.opening_plies
+        )));
+    }
+    let mut players: [Option<Player>; 2] = [None, None];
+    let mut names = [String::new(), String::new()];
+    let mut tally = Tally::default();
+    for number in 1..=config.games {
+        for (i, slot) in players.iter_mut().enumerate() {
+            if slot.is_none() {
+                let p = Player::start(&config.engines[i], config.variant)?;
+                names[i].clone_from(&p.name);
+                *slot = Some(p);
+            }
+        }
+        let index = (number as usize - 1) / 2 % lines.len();
+        let white = (number as usize - 1) % 2;
+        let mut game = opening_game(config.variant, &lines[index]);
+        let (winner, reason) = play_game(config, &mut players, white, &mut game);
+        match winner {
+            Some(0) => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+            None => tally.draws += 1,
+        }
+        let mut record = GameRecord::new(game);
+        record.tags = vec![
+            ("Event".into(), "morris match".into()),
+            ("Round".into(), number.to_string()),
+            ("White".into(), names[white].clone()),
+            ("Black".into(), names[1 - white].clone()),
+            ("Reason".into(), reason.clone()),
+        ];
+        on_game(&GameReport {
+            number,
+            white,
+            winner,
+            reason,
+            record,
+        });
+    }
+    Ok(MatchReport { names, tally })
+}
+
+/// Plays one game from its opening; returns the winning engine and how it ended. An engine
+/// that fails is dropped from `players` (to be restarted) and loses.
+fn play_game(
+    config: &MatchConfig,
+    players: &mut [Option<Player>; 2],
+    white: usize,
+    game: &mut Game,
+) -> (Option<usize>, String) {
+    let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
+    for (i, slot) in players.iter_mut().enumerate() {
+        let ready = match slot.as_mut() {
+            Some(p) => p.send("ucinewgame").and_then(|()| p.ready()),
+            None => Err(PlayerError::Died),
+        };
+        if let Err(e) = ready {
+            *slot = None;
+            let loser = if i == white {
+                Color::White
+            } else {
+                Color::Black
+            };
+            game.resign(loser);
+            return (
+                Some(1 - i),
+                format!("{} failed to start: {e}", loser.title()),
+            );
+        }
+    }
+    let mut clock = match config.time {
+        TimeControl::Clock { base, .. } => [base, base],
+        TimeControl::PerPly(_) | TimeControl::Nodes { .. } => [Duration::ZERO; 2],
+    };
+    loop {
+        if let Some(outcome) = game.outcome() {
+            let winner = outcome.winner.map(engine_of);
+            return (winner, outcome.describe());
+        }
+        if game.plies().len() >= config.max_plies {
+            game.agree_draw();
+            return (None, format!("drawn after {} plies", config.max_plies));
+        }
+        let side = game.position().turn();
+        let i = engine_of(side);
+        let moves: Vec<String> = game.ply_texts();
+        let (go, allowed) = match config.time {
+            TimeControl::PerPly(t) => (format!("go movetime {}", t.as_millis()), t),
+            TimeControl::Nodes { nodes, limit } => (format!("go nodes {nodes}"), limit),
+            TimeControl::Clock { inc, .. } => (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clock[0].as_millis(),
+                    clock[1].as_millis(),
+                    inc.as_millis(),
+                    inc.as_millis()
+                ),
+                clock[side as usize],
+            ),
+        };
+        let start = Instant::now();
+        let answer = match players[i].as_mut() {
+            Some(p) => p
+                .send(&format!("position startpos moves {}", moves.join(" ")))
+                .and_then(|()| p.send(&go))
+                .and_then(|()| p.wait_for("bestmove", allowed + config.time_margin, "go")),
+            None => Err(PlayerError::Died),
+        };
+        let elapsed = start.elapsed();
+        let lines = match answer {
+            Ok(lines) => lines,
+            Err(e) => {
+                players[i] = None;
+                game.resign(side);
+                return (Some(1 - i), format!("{} forfeits: {e}", side.title()));
+            }
+        };
+        if elapsed > allowed + config.time_margin {
+            game.resign(side);
+            return (
+                Some(1 - i),
+                format!(
+                    "{} forfeits on time ({} ms)",
+                    side.title(),
+                    elapsed.as_millis()
+                ),
+            );
+        }
+        if let TimeControl::Clock { inc, .. } = config.time {
+            let c = &mut clock[side as usize];
+            *c = c.saturating_sub(elapsed) + inc;
+        }
+        let text = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("")
+            .to_string();
+        if let Err(e) = game.play_text(&text) {
+            game.resign(side);
+            return (
+                Some(1 - i),
+                format!("{} forfeits: illegal ply '{text}': {e}", side.title()),
+            );
+        }
+    }
+}

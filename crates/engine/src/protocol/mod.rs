@@ -1,0 +1,398 @@
+//! The engine protocol: a line-based dialogue shaped like chess engines' UCI.
+//!
+//! [`run_protocol`] reads commands on its own thread, so that `isready`, `stop` and `quit`
+//! are answered while a search runs, and writes answers line by line. A bad command never
+//! ends it: it answers `info string error: …` and keeps its previous state.
+
+mod command;
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use morris_core::{Game, Position, Variant, draw_board};
+
+use crate::engine::Engine;
+use crate::limits::{EngineOptions, Info, Limits};
+use crate::probe::Probe;
+
+use command::{clip, parse_go, parse_position, parse_setoption};
+
+/// Opens a tablebase folder for the `TablebasePath` option.
+pub type OpenTablebase = Box<dyn Fn(&Path) -> Result<Arc<dyn Probe>, String> + Send>;
+
+/// The longest input line read; the rest of a longer line is dropped.
+const MAX_LINE: usize = 1 << 20;
+
+/// Where the answers go: shared by the command loop and the search thread.
+#[derive(Clone)]
+struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    fn line(&self, text: &str) {
+        let mut w = match self.writer.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // A closed output cannot be answered on; the loop ends when the input does.
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    fn error(&self, message: &str) {
+        self.line(&format!("info string error: {message}"));
+    }
+}
+
+/// What the reader thread hands the loop.
+enum Event {
+    Line(String),
+    TooLong,
+    End,
+}
+
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        loop {
+            let mut line = Vec::new();
+            let mut too_long = false;
+            let ended = loop {
+                let buf = match input.fill_buf() {
+                    Ok(buf) => buf,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break true,
+                };
+                if buf.is_empty() {
+                    break true;
+                }
+                let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (&buf[..i], Some(i + 1)),
+                    None => (buf, None),
+                };
+                if line.len() + chunk.len() <= MAX_LINE {
+                    line.extend_from_slice(chunk);
+                } else {
+                    too_long = true;
+                }
+                let used = found.unwrap_or(buf.len());
+                input.consume(used);
+                if found.is_some() {
+                    break false;
+                }
+            };
+            let event = if too_long {
+                Event::TooLong
+            } else {
+                Event::Line(String::from_utf8_lossy(&line).into_owned())
+            };
+            if (!line.is_empty() || too_long || !ended) && tx.send(event).is_err() {
+                return;
+            }
+            if ended {
+                let _ = tx.send(Event::End);
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// A search running on its own thread; it hands the engine back when done.
+struct Running {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    handle: JoinHandle<Engine>,
+}
+
+/// The protocol's state.
+struct Session {
+    out: Output,
+    engine: Option<Engine>,
+    running: Option<Running>,
+    variant: Variant,
+    game: Game,
+    tablebase_path: String,
+    open_tablebase: OpenTablebase,
+}
+
+/// Speaks the engine protocol: reads commands from `input` (on its own thread) and writes the
+/// answers to `output`, until `quit` or the end of the input. A search still running at the
+/// end of the input finishes first (an infinite one is stopped).
+///
+/// `open_tablebase` opens the folder given by `setoption name TablebasePath value DIR`.
+pub fn run_protocol(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    open_tablebase: OpenTablebase,
+) {
+    let out = Output {
+        writer: Arc::new(Mutex::new(Box::new(output))),
+    };
+    let events = spawn_reader(input);
+    let variant = Variant::Nine;
+    let mut session = Session {
+        out,
+        engine: Some(Engine::new(EngineOptions::default())),
+        running: None,
+        variant,
+        game: Game::new(Position::start(variant)),
+        tablebase_path: String::new(),
+        open_tablebase,
+    };
+    loop {
+        let line = match events.recv() {
+            Ok(Event::Line(line)) => line,
+            Ok(Event::TooLong) => {
+                session.out.error("the line is too long");
+                continue;
+            }
+            Ok(Event::End) | Err(_) => {
+                session.finish(false);
+                return;
+            }
+        };
+        if !session.command(&line) {
+            session.finish(true);
+            return;
+        }
+    }
+}
+
+impl Session {
+    /// Handles one line; `false` to quit.
+    ///
+    /// A command that changes the state waits for a running search to end by itself (an
+    /// infinite one is stopped), so that commands sent ahead are taken in order.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((first, args)) = words.split_first() else {
+            return true;
+        };
+        match first.to_ascii_lowercase().as_str() {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "quit" => return false,
+            "stop" => self.finish(true),
+            "ponderhit" | "debug" | "register" => {}
+            "ucinewgame" => {
+                self.finish(false);
+                self.engine_mut().new_game();
+                self.game = Game::new(Position::start(self.variant));
+            }
+            "setoption" => {
+                self.finish(false);
+                match parse_setoption(args) {
+                    Ok((name, value)) => self.set_option(&name, &value),
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            "position" => {
+                self.finish(false);
+                match parse_position(args, self.variant.rules()) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            "go" => {
+                self.finish(false);
+                match parse_go(args) {
+                    Ok(limits) => self.go(limits),
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            "d" => {
+                let pos = self.game.position();
+                for row in draw_board(pos).lines() {
+                    self.out.line(row);
+                }
+                self.out.line(&format!("Position: {pos}"));
+            }
+            other => self
+                .out
+                .error(&format!("unknown command '{}'", clip(other))),
+        }
+        true
+    }
+
+    fn engine_mut(&mut self) -> &mut Engine {
+        self.engine
+            .get_or_insert_with(|| Engine::new(EngineOptions::default()))
+    }
+
+    fn uci(&self) {
+        let o = EngineOptions::default();
+        let lines = [
+            format!("id name morris {}", env!("CARGO_PKG_VERSION")),
+            "id author the morris developers".to_string(),
+            "option name Variant type combo default nine var nine var three var six var twelve var morabaraba var lasker".to_string(),
+            format!("option name Level type spin default {} min 1 max {}", o.level, EngineOptions::MAX_LEVEL),
+            format!("option name Threads type spin default {} min 1 max {}", o.threads, EngineOptions::MAX_THREADS),
+            format!("option name Hash type spin default {} min 1 max {}", o.hash_mb, EngineOptions::MAX_HASH_MB),
+            format!("option name MultiPV type spin default {} min 1 max 1000", o.multi_pv),
+            "option name Seed type spin default 0 min 0 max 9223372036854775807".to_string(),
+            "option name TablebasePath type string default <empty>".to_string(),
+            "uciok".to_string(),
+        ];
+        for line in lines {
+            self.out.line(&line);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let spin = |min: u64, max: u64| -> Result<u64, String> {
+            let n: u64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("option {name}: '{}' is not a number", clip(value)))?;
+            if (min..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!("option {name}: {n} is not between {min} and {max}"))
+            }
+        };
+        let mut options = self.engine_mut().options().clone();
+        let result: Result<(), String> = match key.as_str() {
+            "variant" | "uci_variant" => match value.parse::<Variant>() {
+                Ok(v) => {
+                    self.variant = v;
+                    self.game = Game::new(Position::start(v));
+                    Ok(())
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            "level" | "skilllevel" => {
+                spin(1, u64::from(EngineOptions::MAX_LEVEL)).map(|n| options.level = n as u8)
+            }
+            "threads" => {
+                spin(1, EngineOptions::MAX_THREADS as u64).map(|n| options.threads = n as usize)
+            }
+            "hash" => {
+                spin(1, EngineOptions::MAX_HASH_MB as u64).map(|n| options.hash_mb = n as usize)
+            }
+            "multipv" => spin(1, 1000).map(|n| options.multi_pv = n as usize),
+            "seed" => spin(0, i64::MAX as u64).map(|n| options.seed = (n != 0).then_some(n)),
+            "tablebasepath" | "tablebase" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.tablebase_path.clear();
+                    self.engine_mut().set_tablebase(None);
+                    Ok(())
+                } else {
+                    match (self.open_tablebase)(Path::new(path)) {
+                        Ok(tb) => {
+                            self.tablebase_path = path.to_string();
+                            self.engine_mut().set_tablebase(Some(tb));
+                            self.out
+                                .line(&format!("info string tablebase opened at {path}"));
+                            Ok(())
+                        }
+                        Err(e) => Err(format!("option TablebasePath: {e}")),
+                    }
+                }
+            }
+            _ => Err(format!("unknown option '{}'", clip(name))),
+        };
+        match result {
+            Ok(()) => {
+                let wanted = options.hash_mb;
+                let engine = self.engine_mut();
+                engine.set_options(options);
+                let got = engine.options().hash_mb;
+                if got < wanted {
+                    self.out.error(&format!(
+                        "option Hash: {wanted} MiB cannot be allocated, using {got} MiB"
+                    ));
+                }
+            }
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn go(&mut self, mut limits: Limits) {
+        let stop = Arc::new(AtomicBool::new(false));
+        limits.stop = Arc::clone(&stop);
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(EngineOptions::default()));
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let infinite = limits.infinite;
+        let multi = engine.options().multi_pv > 1;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let board = game.position().board();
+                let mut report = |info: &Info| out.line(&info_line(info, board, multi));
+                let result = engine.search(&game, &limits, &mut report);
+                if limits.infinite {
+                    // The answer waits for `stop`, as the protocol asks.
+                    while !limits.stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                let best = result
+                    .best
+                    .map_or_else(|| "none".to_string(), |p| p.display(board).to_string());
+                out.line(&format!("bestmove {best}"));
+                engine
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    infinite,
+                    handle,
+                });
+            }
+            Err(e) => self.out.error(&format!("cannot start the search: {e}")),
+        }
+    }
+
+    /// Ends the running search, if any: at once when `now`, else when it ends by itself
+    /// (an infinite search is stopped all the same).
+    fn finish(&mut self, now: bool) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        if now || running.infinite {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+        match running.handle.join() {
+            Ok(engine) => self.engine = Some(engine),
+            Err(_) => self.out.error("the search failed"),
+        }
+    }
+}
+
+/// An `info` line.
+fn info_line(info: &Info, board: &morris_core::Board, multi: bool) -> String {
+    let mut line = format!("info depth {}", info.depth);
+    if multi {
+        line.push_str(&format!(" multipv {}", info.multipv));
+    }
+    line.push_str(&format!(
+        " score {} nodes {} nps {} time {} pv",
+        info.score,
+        info.nodes,
+        info.nps,
+        info.time.as_millis()
+    ));
+    for ply in &info.pv {
+        line.push(' ');
+        line.push_str(&ply.display(board).to_string());
+    }
+    line
+}
