@@ -11,7 +11,7 @@ use crate::error::TbError;
 use crate::file::{SectorStats, write};
 use crate::index::SectorIndex;
 use crate::sector::{Plan, Sector};
-use crate::solve::{BYTES_PER_POSITION, GroupSolver, sector_stats};
+use crate::solve::{BYTES_PER_POSITION, BYTES_PER_QUEUE_ENTRY, GroupSolver, sector_stats};
 use crate::tables::Table;
 
 /// How to build.
@@ -71,9 +71,10 @@ pub fn memory_needed(rules: &Rules, group: &[Sector]) -> u64 {
         .map(|&s| {
             let n = sector_len(rules, s);
             if s.is_moving() {
-                // Counters and flags, plus the work queues (at most one entry of 5 bytes per
-                // position decided in a layer, typically far fewer).
-                n * BYTES_PER_POSITION + n
+                // Value, counter and flags, plus the work queues: at worst every position
+                // waits in a queue once (decisions known at the start), and a layer's queue
+                // and the next one hold a fraction of the sector besides.
+                n * (BYTES_PER_POSITION + BYTES_PER_QUEUE_ENTRY)
             } else {
                 n
             }

@@ -16,20 +16,26 @@ use morris_core::{BoardKind, MAX_POINTS};
 
 use crate::sector::Sector;
 
-/// The binomial coefficients up to 24 choose 24.
-pub(crate) fn binomial(n: usize, k: usize) -> u64 {
-    static TABLE: OnceLock<[[u64; MAX_POINTS + 1]; MAX_POINTS + 1]> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
-        for n in 0..=MAX_POINTS {
-            t[n][0] = 1;
-            for k in 1..=n {
-                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            }
+/// The binomial coefficients up to 24 choose 24 (zero where k > n).
+static BINOMIAL: [[u64; MAX_POINTS + 1]; MAX_POINTS + 1] = {
+    let mut t = [[0u64; MAX_POINTS + 1]; MAX_POINTS + 1];
+    let mut n = 0;
+    while n <= MAX_POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
         }
-        t
-    });
-    if k > n { 0 } else { t[n][k] }
+        n += 1;
+    }
+    t
+};
+
+/// n choose k, for n and k up to 24.
+#[inline]
+pub(crate) fn binomial(n: usize, k: usize) -> u64 {
+    BINOMIAL[n][k]
 }
 
 /// The rank of a set among the sets of the same size in increasing order of bit pattern.
@@ -53,10 +59,11 @@ pub(crate) fn colex_unrank(mut rank: u64, k: usize, n: usize) -> u32 {
     let mut p = n;
     for j in (1..=k).rev() {
         p -= 1;
-        while binomial(p, j) > rank {
+        let row = &BINOMIAL[..=p];
+        while row[p][j] > rank {
             p -= 1;
         }
-        rank -= binomial(p, j);
+        rank -= row[p][j];
         set |= 1 << p;
     }
     set
@@ -288,10 +295,22 @@ impl SectorIndex {
     }
 
     /// The index of the position with `us` for the side to move and `them` for the other side
+    /// (bit patterns of points), or `None` when the sets do not fit the sector (wrong counts,
+    /// overlapping, off the board).
+    pub fn checked_index(&self, us: u32, them: u32) -> Option<u64> {
+        let all = (1u32 << self.geometry.n) - 1;
+        let fits = us & them == 0
+            && (us | them) & !all == 0
+            && us.count_ones() == u32::from(self.sector.us)
+            && them.count_ones() == u32::from(self.sector.them);
+        fits.then(|| self.index(us, them))
+    }
+
+    /// The index of the position with `us` for the side to move and `them` for the other side
     /// (given as bit patterns of points). The caller guarantees that the counts fit the sector
     /// and the sets are disjoint.
     #[inline]
-    pub fn index(&self, us: u32, them: u32) -> u64 {
+    pub(crate) fn index(&self, us: u32, them: u32) -> u64 {
         let g = self.geometry;
         let rank = colex_rank(us) as usize;
         let c = self.classes.class_of[rank] as usize;
@@ -341,6 +360,27 @@ impl SectorIndex {
         (g.symmetries() / fixed) as u64
     }
 
+    /// The number of classes of the side to move's sets (the index is class × combinations).
+    pub(crate) fn classes(&self) -> usize {
+        self.classes.reps.len()
+    }
+
+    /// Calls `f(index, us, them)` for every index of class `c` in order, `us` and `them` the
+    /// position stored there, and `used` whether the index stands for a position.
+    #[inline]
+    pub(crate) fn for_each_in_class(&self, c: usize, mut f: impl FnMut(u64, u32, u32, bool)) {
+        let rep = self.classes.reps[c];
+        let trivial = self.classes.stab[c] == 1;
+        let free = self.geometry.n - self.sector.us as usize;
+        let base = c as u64 * self.combos;
+        for (r, t) in sets(self.sector.them as usize, free).enumerate() {
+            let i = base + r as u64;
+            let them = expand(t, rep, self.geometry.n);
+            let used = trivial || self.index(rep, them) == i;
+            f(i, rep, them, used);
+        }
+    }
+
     /// Whether an index stands for a position (its `them` set is the canonical one).
     pub fn is_used(&self, index: u64) -> bool {
         let c = (index / self.combos) as usize;
@@ -385,6 +425,13 @@ mod tests {
                 }
             }
         }
+        assert_eq!(idx.checked_index(0b111, 0b11), None, "overlap");
+        assert_eq!(idx.checked_index(0b1111, 0b1_1000_0000), None, "count");
+        assert_eq!(idx.checked_index(0b111, 0b11 << 9), None, "off the board");
+        assert_eq!(
+            idx.checked_index(0b111, 0b11 << 7),
+            Some(idx.index(0b111, 0b11 << 7))
+        );
         let total: u64 = (0..idx.len()).map(|i| idx.class_size(i)).sum();
         assert_eq!(total, binomial(9, 3) * binomial(6, 2));
         for i in 0..idx.len() {

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use morris_core::{Position, Rules};
+use morris_core::{PlyList, Position, Rules};
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -31,8 +31,12 @@ const CANNOT_LOSE: u8 = 254;
 /// `aux` of a finished game or of an index that stands for no position.
 const FIXED: u8 = 255;
 
-/// The bytes of memory a group needs while it is solved, per position.
+/// The bytes of memory a group needs while it is solved, per position: value, counter and
+/// flags.
 pub const BYTES_PER_POSITION: u64 = 3;
+
+/// The bytes of a work-queue entry (slot and index packed in one word).
+pub const BYTES_PER_QUEUE_ENTRY: u64 = 4;
 
 /// The predecessors of one position, collected and made distinct (a reused buffer).
 #[derive(Debug, Default)]
@@ -207,40 +211,54 @@ impl GroupSolver<'_> {
     /// Moving-phase groups: counters, un-moves and layers.
     fn retrograde(&self, slots: &[Slot], names: &str) -> Result<(), TbError> {
         let total: u64 = slots.iter().map(|s| s.index.len()).sum();
-        // Pending decisions by distance: (slot, index).
-        let pending: Mutex<Vec<Vec<(u8, u32)>>> = Mutex::new(Vec::new());
+        if slots
+            .iter()
+            .any(|s| s.index.len() > u64::from(INDEX_MASK) + 1)
+        {
+            return Err(TbError::Unsupported(format!(
+                "sectors {names}: more than 2^31 indices in one sector"
+            )));
+        }
+        // Pending decisions by distance, as packed (slot, index) entries.
+        let pending: Mutex<Vec<Vec<u32>>> = Mutex::new(Vec::new());
         let bar = progress_bar(self.progress, total, format!("{names} initialise"));
         for (k, slot) in slots.iter().enumerate() {
-            let found: Vec<(u16, u32)> = (0..slot.index.len() as usize)
+            let combos = slot.index.len() / slot.index.classes().max(1) as u64;
+            (0..slot.index.classes())
                 .into_par_iter()
-                .with_min_len(1024)
-                .try_fold(Vec::new, |mut acc, i| {
-                    let i = i as u64;
-                    if i % 4096 == 0 {
-                        bar.inc(4096.min(slot.index.len() - i));
+                .with_min_len(16)
+                .try_for_each_init(Vec::new, |found: &mut Vec<(u16, u32)>, c| {
+                    bar.inc(combos);
+                    let mut result = Ok(());
+                    slot.index.for_each_in_class(c, |i, us, them, used| {
+                        if result.is_err() {
+                            return;
+                        }
+                        match self.init(slots, k, i, us, them, used) {
+                            Ok(Some(d)) => found.push((d, pack(k, i))),
+                            Ok(None) => {}
+                            Err(e) => result = Err(e),
+                        }
+                    });
+                    // Hand the class's decisions over at once, so that no large buffer
+                    // builds up beside the queues.
+                    if !found.is_empty() {
+                        let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+                        for (d, e) in found.drain(..) {
+                            let d = usize::from(d);
+                            if p.len() <= d {
+                                p.resize(d + 1, Vec::new());
+                            }
+                            p[d].push(e);
+                        }
                     }
-                    if let Some(d) = self.init(slots, k, i)? {
-                        acc.push((d, i as u32));
-                    }
-                    Ok::<_, TbError>(acc)
-                })
-                .try_reduce(Vec::new, |mut a, b| {
-                    a.extend(b);
-                    Ok(a)
+                    result
                 })?;
-            let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
-            for (d, i) in found {
-                let d = usize::from(d);
-                if p.len() <= d {
-                    p.resize(d + 1, Vec::new());
-                }
-                p[d].push((k as u8, i));
-            }
         }
         bar.finish_and_clear();
         let bar = progress_bar(self.progress, total, format!("{names} layers"));
         let overflow = AtomicBool::new(false);
-        let mut frontier: Vec<(u8, u32)> = Vec::new();
+        let mut frontier: Vec<u32> = Vec::new();
         let mut d: u16 = 1;
         loop {
             // Add the pending decisions of this layer.
@@ -259,26 +277,27 @@ impl GroupSolver<'_> {
                     .unwrap_or_default()
             };
             let code = encode_distance(d);
-            for (k, i) in queued {
-                let slot = &slots[usize::from(k)];
-                let i = i as usize;
+            for e in queued {
+                let (k, i) = unpack(e);
+                let slot = &slots[k];
                 if slot.aux[i].load(Relaxed) != FIXED
                     && slot.value[i]
                         .compare_exchange(DRAW, code, Relaxed, Relaxed)
                         .is_ok()
                 {
-                    frontier.push((k, i as u32));
+                    frontier.push(e);
                 }
             }
             bar.inc(frontier.len() as u64);
             bar.set_message(format!("{names} layer {d}"));
-            let next: Vec<(u8, u32)> = frontier
+            let next: Vec<u32> = frontier
                 .par_iter()
                 .with_min_len(256)
                 .fold(
                     || (Vec::new(), SmallSet::default()),
-                    |(mut acc, mut preds), &(k, i)| {
-                        self.propagate(slots, k, u64::from(i), d, &pending, &mut preds, &mut acc);
+                    |(mut acc, mut preds), &e| {
+                        let (k, i) = unpack(e);
+                        self.propagate(slots, k, i as u64, d, &pending, &mut preds, &mut acc);
                         (acc, preds)
                     },
                 )
@@ -299,7 +318,15 @@ impl GroupSolver<'_> {
 
     /// Sets up one position; returns the distance at which it is decided by what is known at
     /// the start, if any.
-    fn init(&self, slots: &[Slot], k: usize, i: u64) -> Result<Option<u16>, TbError> {
+    fn init(
+        &self,
+        slots: &[Slot],
+        k: usize,
+        i: u64,
+        us: u32,
+        them: u32,
+        used: bool,
+    ) -> Result<Option<u16>, TbError> {
         let slot = &slots[k];
         let i_us = i as usize;
         let sector = self.group[k];
@@ -308,12 +335,9 @@ impl GroupSolver<'_> {
             slot.aux[i_us].store(FIXED, Relaxed);
             Ok(None)
         };
-        if !slot.index.is_used(i) {
+        if !used {
             return fixed(NOT_A_POSITION);
         }
-        let Some((us, them)) = slot.index.position(i) else {
-            return fixed(NOT_A_POSITION);
-        };
         let Some(pos) = make_position(&self.rules, sector, us, them) else {
             return fixed(NOT_A_POSITION);
         };
@@ -324,7 +348,9 @@ impl GroupSolver<'_> {
         let mut best_win: Option<u16> = None;
         let mut longest_loss: u16 = 0;
         let mut draw_exit = false;
-        for ply in pos.legal_plies() {
+        let mut plies = PlyList::new();
+        pos.legal_plies_into(&mut plies);
+        for &ply in &plies {
             let mut c = pos;
             c.play_unchecked(ply);
             match self.classify(slots, &c)? {
@@ -368,18 +394,18 @@ impl GroupSolver<'_> {
     fn propagate(
         &self,
         slots: &[Slot],
-        k: u8,
+        k: usize,
         i: u64,
         d: u16,
-        pending: &Mutex<Vec<Vec<(u8, u32)>>>,
+        pending: &Mutex<Vec<Vec<u32>>>,
         preds: &mut SmallSet,
-        next: &mut Vec<(u8, u32)>,
+        next: &mut Vec<u32>,
     ) {
-        let slot = &slots[usize::from(k)];
+        let slot = &slots[k];
         let Some((us, them)) = slot.index.position(i) else {
             return;
         };
-        let partner = self.group[usize::from(k)];
+        let partner = self.group[k];
         let partner = Sector::moving(partner.them, partner.us);
         let Some(pk) = self.group.iter().position(|&s| s == partner) else {
             return;
@@ -401,7 +427,7 @@ impl GroupSolver<'_> {
                     .compare_exchange(DRAW, encode_distance(d + 1), Relaxed, Relaxed)
                     .is_ok()
                 {
-                    next.push((pk as u8, j as u32));
+                    next.push(pack(pk, j as u64));
                 }
             } else if aux != CANNOT_LOSE && pslot.counter[j].fetch_sub(1, Relaxed) == 1 {
                 // The loss comes after the longest of the wins left to the opponent: this
@@ -412,7 +438,7 @@ impl GroupSolver<'_> {
                         .compare_exchange(DRAW, encode_distance(at), Relaxed, Relaxed)
                         .is_ok()
                     {
-                        next.push((pk as u8, j as u32));
+                        next.push(pack(pk, j as u64));
                     }
                 } else {
                     let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -420,11 +446,24 @@ impl GroupSolver<'_> {
                     if p.len() <= at {
                         p.resize(at + 1, Vec::new());
                     }
-                    p[at].push((pk as u8, j as u32));
+                    p[at].push(pack(pk, j as u64));
                 }
             }
         }
     }
+}
+
+/// The bits of a queue entry that hold the index; the top bit holds the slot (0 or 1).
+const INDEX_MASK: u32 = (1 << 31) - 1;
+
+/// A queue entry: slot `k` of the group (0 or 1) and index `i` (below 2^31) in one word.
+fn pack(k: usize, i: u64) -> u32 {
+    ((k as u32) << 31) | (i as u32 & INDEX_MASK)
+}
+
+/// The slot and index of a queue entry.
+fn unpack(e: u32) -> (usize, usize) {
+    ((e >> 31) as usize, (e & INDEX_MASK) as usize)
 }
 
 /// The byte of a decided value.

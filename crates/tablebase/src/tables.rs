@@ -47,20 +47,20 @@ impl Table {
         &self.file
     }
 
-    /// The stored byte of the position with sets `us` (to move) and `them`.
-    #[inline]
-    pub(crate) fn byte(&self, us: u32, them: u32) -> u8 {
-        let i = self.index.index(us, them) as usize;
-        self.file.values()[i]
-    }
-
     /// The value of the position with sets `us` (to move) and `them`.
     ///
     /// # Errors
     ///
-    /// [`TbError::Corrupt`] when the file says the position does not exist.
+    /// [`TbError::Unsupported`] when the sets do not fit the sector, [`TbError::Corrupt`] when
+    /// the file says the position does not exist.
     pub fn value(&self, us: u32, them: u32) -> Result<Value, TbError> {
-        decode(self.byte(us, them)).ok_or_else(|| TbError::Corrupt {
+        let Some(i) = self.index.checked_index(us, them) else {
+            return Err(TbError::Unsupported(format!(
+                "the sets {us:#x} and {them:#x} are not a position of sector {}",
+                self.index.sector()
+            )));
+        };
+        decode(self.file.values()[i as usize]).ok_or_else(|| TbError::Corrupt {
             path: self.file.path().to_path_buf(),
             reason: format!(
                 "no value stored for a position of sector {}",
