@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use morris_core::{Color, Game, Ply};
-use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult};
+use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult, TbValue};
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
@@ -86,6 +86,21 @@ impl Computer {
         engine
     }
 
+    /// Runs engine work on a blocking thread once a permit is free.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ApiError::Internal(format!("the engine failed: {e}")))
+    }
+
     /// Runs a search on a blocking thread once a permit is free.
     async fn search(
         &self,
@@ -93,17 +108,9 @@ impl Computer {
         engine: Engine,
         time: Duration,
     ) -> Result<SearchResult, ApiError> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
         let mut engine = engine;
-        tokio::task::spawn_blocking(move || {
-            engine.search(&game, &Limits::movetime(time), &mut |_| {})
-        })
-        .await
-        .map_err(|e| ApiError::Internal(format!("the engine failed: {e}")))
+        self.blocking(move || engine.search(&game, &Limits::movetime(time), &mut |_| {}))
+            .await
     }
 
     /// The computer's ply at a level; `None` when the game has no legal ply. The same game
@@ -142,34 +149,22 @@ impl Computer {
     /// 503 when the pool is closed; 500 when the engine fails.
     pub async fn analyse(&self, game: Game) -> Result<AnalysisView, ApiError> {
         let board = game.start().board();
-        let pos = *game.position();
-        let from_tablebase = self.tablebase.as_ref().is_some_and(|tb| {
-            Color::ALL.iter().all(|&c| pos.in_hand(c) == 0) && tb.probe(&pos).is_some()
-        });
+        if let Some(tb) = self.tablebase.clone() {
+            let probed = game.clone();
+            if let Some(scored) = self
+                .blocking(move || tablebase_scores(&probed, &*tb))
+                .await?
+            {
+                return Ok(graded("tablebase", 0, scored, board));
+            }
+        }
         let engine = self.engine(10, usize::MAX, 0);
         let result = self.search(game, engine, ANALYSIS_TIME).await?;
         let mut scored = result.root.clone();
         if scored.is_empty() {
             scored.extend(result.best.map(|b| (b, result.score)));
         }
-        scored.sort_by_key(|s| std::cmp::Reverse(s.1));
-        let best = scored.first().map(|s| s.1);
-        Ok(AnalysisView {
-            source: if from_tablebase {
-                "tablebase"
-            } else {
-                "engine"
-            },
-            depth: result.depth,
-            moves: scored
-                .into_iter()
-                .map(|(ply, score)| GradedPly {
-                    ply: ply.display(board).to_string(),
-                    score: score.to_string(),
-                    grade: best.map_or("best", |b| grade(b, score)),
-                })
-                .collect(),
-        })
+        Ok(graded("engine", result.depth, scored, board))
     }
 
     /// Whether the computer, playing `color`, accepts a draw offered now: when its own search
@@ -193,6 +188,58 @@ impl Computer {
             Score::Mate(n) => n <= 0,
             Score::Cp(cp) => cp <= -25 || (cp.abs() <= 10 && plies >= 40),
         })
+    }
+}
+
+/// Every legal ply scored exactly from the tablebase: the value of the position it leads to,
+/// seen from the side that plays it. `None` when the game is over, a side has pieces in hand,
+/// or the tablebase lacks a position reached.
+fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
+    let pos = game.position();
+    if game.outcome().is_some() || Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
+        return None;
+    }
+    let mover = pos.turn();
+    game.legal_plies()
+        .iter()
+        .map(|&ply| {
+            let mut next = game.clone();
+            next.play(ply).ok()?;
+            let score = match next.outcome() {
+                Some(o) if o.winner == Some(mover) => Score::Mate(1),
+                Some(o) if o.winner.is_some() => Score::Mate(-1),
+                Some(_) => Score::Cp(0),
+                None => match tb.probe(next.position())? {
+                    TbValue::Win(d) => Score::Mate(i32::from(d)).parent(),
+                    TbValue::Loss(d) => Score::Mate(-i32::from(d)).parent(),
+                    TbValue::Draw => Score::Cp(0),
+                },
+            };
+            Some((ply, score))
+        })
+        .collect()
+}
+
+/// The analysis of scored plies: best first, each graded against the best.
+fn graded(
+    source: &'static str,
+    depth: u32,
+    mut scored: Vec<(Ply, Score)>,
+    board: &morris_core::Board,
+) -> AnalysisView {
+    scored.sort_by_key(|s| std::cmp::Reverse(s.1));
+    let best = scored.first().map(|s| s.1);
+    AnalysisView {
+        source,
+        depth,
+        moves: scored
+            .into_iter()
+            .map(|(ply, score)| GradedPly {
+                ply: ply.display(board).to_string(),
+                score: score.to_string(),
+                grade: best.map_or("best", |b| grade(b, score)),
+            })
+            .collect(),
     }
 }
 
