@@ -1,7 +1,7 @@
 //! Running the app in a real terminal: raw mode, the alternate screen, mouse capture, and the
 //! terminal put back as it was on every way out (quit, Ctrl-C, an error, a panic).
 
-use std::io::{self, stdout};
+use std::io::{self, IsTerminal, stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -29,6 +29,13 @@ static SIGNALLED: AtomicBool = AtomicBool::new(false);
 /// Whether the terminal is in the app's modes and has to be put back.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
+/// Whether the app has taken the terminal (the watch on it starts then).
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// How long the loop has to notice a signal before the process ends without it, and how often
+/// the terminal is looked at.
+const GRACE: Duration = Duration::from_millis(400);
+
 /// Puts the terminal back once: raw mode off, mouse capture off, the cursor shown, the main
 /// screen back. A second call does nothing, so that leaving the alternate screen twice does not
 /// move the cursor over what was printed in between (a panic's message).
@@ -42,6 +49,14 @@ fn restore() {
             ratatui::crossterm::cursor::Show
         );
     }
+}
+
+/// Ends the process from another thread than the app's: puts the terminal back if the app
+/// still holds it, says why on standard error and exits with status 2.
+fn leave(why: &str) -> ! {
+    restore();
+    eprintln!("error: {why}");
+    std::process::exit(2);
 }
 
 /// Restores the terminal when dropped: on an early return with an error, and while a panic
@@ -74,11 +89,27 @@ pub fn run(settings: Settings) -> io::Result<()> {
         }
     }));
     // In raw mode Ctrl-C arrives as a key; a signal from outside (kill, a closed tmux pane)
-    // ends the loop so that the terminal is put back. Another handler already set is kept.
-    let _ = ctrlc::set_handler(|| SIGNALLED.store(true, Ordering::SeqCst));
+    // ends the loop so that the terminal is put back. When the terminal itself is gone, reading
+    // it may never return, so the handler ends the process itself if the loop has not done so
+    // a moment later. Another handler already set is kept.
+    let _ = ctrlc::set_handler(|| {
+        SIGNALLED.store(true, Ordering::SeqCst);
+        std::thread::sleep(GRACE);
+        leave("stopped by a signal");
+    });
+    // A terminal closed without a signal (its window gone) is noticed here.
+    std::thread::spawn(|| {
+        while ACTIVE.load(Ordering::SeqCst) || !STARTED.load(Ordering::SeqCst) {
+            std::thread::sleep(GRACE);
+            if STARTED.load(Ordering::SeqCst) && !io::stdout().is_terminal() {
+                leave("the terminal was closed");
+            }
+        }
+    });
     let _restore = Restore;
     ACTIVE.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
+    STARTED.store(true, Ordering::SeqCst);
     execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
     let mut app = App::new(settings);
