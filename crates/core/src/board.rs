@@ -211,25 +211,6 @@ impl Board {
             .count()
     }
 
-    /// The points that a piece placed or moved there would complete a mill with `pieces`:
-    /// every empty point of `empty` that is the one point missing from a mill whose other two
-    /// points are in `pieces`. Only the mills through the points of `near` are looked at.
-    #[inline]
-    pub fn completions(&self, pieces: Bitboard, empty: Bitboard, near: Bitboard) -> Bitboard {
-        let mut out = 0u32;
-        for p in near {
-            // Four slots per point, padded with a mask no set covers: its "missing point" is a
-            // bit outside every board, which `empty` never holds.
-            for &mill in &self.mills_at[p.index()] {
-                let missing = mill.0 & !pieces.0;
-                if missing & missing.wrapping_sub(1) == 0 {
-                    out |= missing;
-                }
-            }
-        }
-        Bitboard(out & empty.0)
-    }
-
     /// Whether a mill through `point` lies wholly inside `pieces`.
     #[inline]
     pub fn closes_mill_at(&self, point: Point, pieces: Bitboard) -> bool {

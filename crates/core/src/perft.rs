@@ -17,6 +17,12 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal() as u64,
+        // The children of the last full level are counted without their hash.
+        2 => pos
+            .legal_plies()
+            .into_iter()
+            .map(|ply| pos.count_legal_after(ply) as u64)
+            .sum(),
         _ => pos
             .legal_plies()
             .into_iter()

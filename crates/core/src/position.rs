@@ -34,8 +34,10 @@ pub type PlyList = SmallVec<[Ply; 64]>;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     rules: Rules,
-    pieces: ByColor<Bitboard>,
-    in_hand: ByColor<u8>,
+    // Indexed by colour rather than kept as `ByColor`: reading one side's value after a ply
+    // then loads just what the ply stored, which the processor forwards without a stall.
+    pieces: [Bitboard; 2],
+    in_hand: [u8; 2],
     turn: Color,
     plies_since_removal: u16,
     move_number: u32,
@@ -111,8 +113,8 @@ impl Position {
     pub(crate) fn from_checked_setup(setup: Setup) -> Position {
         let mut pos = Position {
             rules: setup.rules,
-            pieces: setup.pieces,
-            in_hand: setup.in_hand,
+            pieces: [setup.pieces.white, setup.pieces.black],
+            in_hand: [setup.in_hand.white, setup.in_hand.black],
             turn: setup.turn,
             plies_since_removal: setup.plies_since_removal,
             move_number: setup.move_number,
@@ -126,8 +128,8 @@ impl Position {
     pub fn to_setup(&self) -> Setup {
         Setup {
             rules: self.rules,
-            pieces: self.pieces,
-            in_hand: self.in_hand,
+            pieces: self.pieces_by_color(),
+            in_hand: ByColor::new(self.in_hand[0], self.in_hand[1]),
             turn: self.turn,
             plies_since_removal: self.plies_since_removal,
             move_number: self.move_number,
@@ -155,19 +157,19 @@ impl Position {
     /// The pieces of a side on the board.
     #[inline]
     pub fn pieces(&self, color: Color) -> Bitboard {
-        *self.pieces.get(color)
+        self.pieces[color.index()]
     }
 
     /// The pieces of both sides on the board.
     #[inline]
     pub fn pieces_by_color(&self) -> ByColor<Bitboard> {
-        self.pieces
+        ByColor::new(self.pieces[0], self.pieces[1])
     }
 
     /// Every occupied point.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.pieces.white | self.pieces.black
+        self.pieces[0] | self.pieces[1]
     }
 
     /// Every empty point.
@@ -186,7 +188,7 @@ impl Position {
     /// The pieces of a side still to be placed.
     #[inline]
     pub fn in_hand(&self, color: Color) -> u8 {
-        *self.in_hand.get(color)
+        self.in_hand[color.index()]
     }
 
     /// The pieces of a side on the board and in hand.
@@ -242,20 +244,18 @@ impl Position {
     }
 
     /// The pieces of `victim` that a mill closed by the other side may remove now.
+    #[inline]
     pub fn removable(&self, victim: Color) -> Bitboard {
         removable(self.board(), self.rules.mill_removal, self.pieces(victim))
     }
 
     /// The points where a piece of the side to move, placed or moved there, would close a mill
     /// (for a placement, ignoring whether the side has pieces in hand).
+    #[inline]
     pub fn mill_points(&self, color: Color) -> Bitboard {
         let own = self.pieces(color);
         let empty = self.empty();
         let board = self.board();
-        // With few pieces, look only at the mills through them; else at every mill.
-        if own.count() * 2 < board.mills().len() {
-            return board.completions(own, empty, own);
-        }
         let mut out = Bitboard::EMPTY;
         for &mill in board.mills() {
             let missing = mill - own;
@@ -427,6 +427,7 @@ impl Position {
     }
 
     /// The number of legal plies, counted without listing them where the rules allow.
+    #[inline]
     pub fn count_legal(&self) -> usize {
         if self.rules.double_mill == DoubleMill::PerMill || self.rules.line_wins {
             return self.legal_plies().len();
@@ -520,46 +521,85 @@ impl Position {
     ///
     /// An illegal ply leaves a position that may break the invariants of this type (for example
     /// two pieces on one point); it does not make anything unsafe.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, ply: Ply) {
+        let hash = self.hash ^ self.hash_change(ply);
+        self.apply(ply);
+        self.hash = hash;
+    }
+
+    /// What playing a ply changes in the hash.
+    #[inline(always)]
+    fn hash_change(&self, ply: Ply) -> u64 {
+        let us = self.turn;
+        let mut change = zobrist::piece(us, ply.to()) ^ zobrist::black_to_move();
+        match ply {
+            Ply::Place { .. } => {
+                let hand = self.in_hand(us);
+                change ^= zobrist::hand(us, hand) ^ zobrist::hand(us, hand.wrapping_sub(1));
+            }
+            Ply::Move { from, .. } => change ^= zobrist::piece(us, from),
+        }
+        for r in ply.removals() {
+            change ^= zobrist::piece(!us, r);
+        }
+        change
+    }
+
+    /// Plays a ply on everything but the hash.
+    #[inline(always)]
+    fn apply(&mut self, ply: Ply) {
+        *self = self.after_unhashed(ply);
+    }
+
+    /// The position after a ply, its hash left as it was.
+    ///
+    /// Built from scratch rather than by changing a copy: each field is stored once, whole,
+    /// so that reading it again finds it ready in the store buffer.
+    #[inline(always)]
+    fn after_unhashed(&self, ply: Ply) -> Position {
         let us = self.turn;
         let them = !us;
-        let to = ply.to();
-        let mut hash = self.hash;
+        let mut pieces = self.pieces;
+        let mut in_hand = self.in_hand;
         let mut reset = false;
         match ply {
             Ply::Place { .. } => {
-                let hand = self.in_hand.get_mut(us);
-                hash ^= zobrist::hand(us, *hand);
-                *hand -= 1;
-                hash ^= zobrist::hand(us, *hand);
+                in_hand[us.index()] = in_hand[us.index()].wrapping_sub(1);
                 reset = true;
             }
-            Ply::Move { from, .. } => {
-                self.pieces.get_mut(us).remove(from);
-                hash ^= zobrist::piece(us, from);
-            }
+            Ply::Move { from, .. } => pieces[us.index()].remove(from),
         }
-        self.pieces.get_mut(us).insert(to);
-        hash ^= zobrist::piece(us, to);
+        pieces[us.index()].insert(ply.to());
         let remove = ply.removals();
         if remove.any() {
             reset = true;
-            *self.pieces.get_mut(them) = self.pieces(them) - remove;
-            for r in remove {
-                hash ^= zobrist::piece(them, r);
-            }
+            pieces[them.index()] = pieces[them.index()] - remove;
         }
-        self.plies_since_removal = if reset {
-            0
-        } else {
-            self.plies_since_removal.saturating_add(1)
-        };
-        if us == Color::Black {
-            self.move_number = self.move_number.saturating_add(1);
+        Position {
+            rules: self.rules,
+            pieces,
+            in_hand,
+            turn: them,
+            plies_since_removal: if reset {
+                0
+            } else {
+                self.plies_since_removal.saturating_add(1)
+            },
+            move_number: if us == Color::Black {
+                self.move_number.saturating_add(1)
+            } else {
+                self.move_number
+            },
+            hash: self.hash,
         }
-        self.turn = them;
-        self.hash = hash ^ zobrist::black_to_move();
+    }
+
+    /// The number of legal plies after a legal ply, counted without updating the hash, which
+    /// the count does not need.
+    #[inline]
+    pub(crate) fn count_legal_after(&self, ply: Ply) -> usize {
+        self.after_unhashed(ply).count_legal()
     }
 
     /// Plays a ply if it is legal.
@@ -714,12 +754,9 @@ impl Position {
     /// maps this position to it.
     pub fn canonical(&self) -> (Position, usize) {
         let mut best = (*self, 0);
-        let mut best_key = (self.pieces.white, self.pieces.black);
+        let mut best_key = (self.pieces[0], self.pieces[1]);
         for (i, sym) in self.board().symmetries().iter().enumerate().skip(1) {
-            let key = (
-                sym.apply_set(self.pieces.white),
-                sym.apply_set(self.pieces.black),
-            );
+            let key = (sym.apply_set(self.pieces[0]), sym.apply_set(self.pieces[1]));
             if key < best_key {
                 best_key = key;
                 best = (self.transform(sym), i);
@@ -729,6 +766,7 @@ impl Position {
     }
 }
 
+#[inline]
 fn removable(board: &Board, rule: MillRemoval, victim: Bitboard) -> Bitboard {
     match rule {
         MillRemoval::Always => victim,
