@@ -528,6 +528,17 @@ impl Position {
         self.hash = hash;
     }
 
+    /// The position after a ply that the caller guarantees to be legal: the same as playing
+    /// it on a copy with [`Position::play_unchecked`], and often faster where the result is
+    /// read at once.
+    #[inline(always)]
+    #[must_use]
+    pub fn after_unchecked(&self, ply: Ply) -> Position {
+        let mut child = self.after_unhashed(ply);
+        child.hash = self.hash ^ self.hash_change(ply);
+        child
+    }
+
     /// What playing a ply changes in the hash.
     #[inline(always)]
     fn hash_change(&self, ply: Ply) -> u64 {

@@ -153,17 +153,17 @@ fn solve_group(
         });
     }
     let start = Instant::now();
-    let mut lower = HashMap::new();
+    let mut lower: Vec<(Sector, Arc<Table>)> = Vec::new();
     for s in group {
         for c in s.children(rules) {
-            if group.contains(&c) {
+            if group.contains(&c) || lower.iter().any(|(s, _)| *s == c) {
                 continue;
             }
             let t = match open.get(&c) {
                 Some(t) => t.clone(),
                 None => Arc::new(Table::open(&opts.dir, rules, c)?),
             };
-            lower.insert(c, t);
+            lower.push((c, t));
         }
     }
     let solver = GroupSolver {

@@ -255,6 +255,24 @@ pub(crate) fn sets(k: usize, n: usize) -> impl Iterator<Item = u32> {
     })
 }
 
+/// The part of an index that depends only on the side to move's set (see
+/// [`SectorIndex::prepare`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prepared {
+    class: u32,
+    sym: u8,
+    stab: u16,
+}
+
+impl Prepared {
+    /// Whether no symmetry but the identity fixes the set: positions that share it then have
+    /// distinct indices.
+    #[inline]
+    pub(crate) fn is_asymmetric(&self) -> bool {
+        self.stab == 1
+    }
+}
+
 /// The index of one sector: a bijection between the classes of symmetric positions and a
 /// range of numbers (with a few unused numbers, see the module documentation).
 #[derive(Debug, Clone)]
@@ -311,15 +329,33 @@ impl SectorIndex {
     /// and the sets are disjoint.
     #[inline]
     pub(crate) fn index(&self, us: u32, them: u32) -> u64 {
-        let g = self.geometry;
+        self.index_with(&self.prepare(us), them)
+    }
+
+    /// What the index of every position with the side to move's set `us` shares: computed once
+    /// for many sets of the other side.
+    #[inline]
+    pub(crate) fn prepare(&self, us: u32) -> Prepared {
         let rank = colex_rank(us) as usize;
-        let c = self.classes.class_of[rank] as usize;
+        let class = self.classes.class_of[rank];
+        Prepared {
+            class,
+            sym: self.classes.sym_of[rank],
+            stab: self.classes.stab[class as usize],
+        }
+    }
+
+    /// The index of the position with the prepared set for the side to move and `them` for
+    /// the other side.
+    #[inline]
+    pub(crate) fn index_with(&self, prepared: &Prepared, them: u32) -> u64 {
+        let g = self.geometry;
+        let c = prepared.class as usize;
         let rep = self.classes.reps[c];
-        let mut t = g.apply(self.classes.sym_of[rank] as usize, them);
-        let stab = self.classes.stab[c];
-        if stab != 1 {
+        let mut t = g.apply(usize::from(prepared.sym), them);
+        if prepared.stab != 1 {
             let base = t;
-            let mut bits = stab & !1;
+            let mut bits = prepared.stab & !1;
             while bits != 0 {
                 let s = bits.trailing_zeros() as usize;
                 t = t.min(g.apply(s, base));
@@ -327,6 +363,15 @@ impl SectorIndex {
             }
         }
         c as u64 * self.combos + compressed_rank(t, rep)
+    }
+
+    /// Whether the positions with index `index`'s set for the side to move are all distinct
+    /// classes: no symmetry but the identity fixes that set, so no two positions that share it
+    /// have the same index.
+    #[inline]
+    pub(crate) fn class_is_asymmetric(&self, index: u64) -> bool {
+        let c = (index / self.combos) as usize;
+        self.classes.stab.get(c).is_some_and(|&s| s == 1)
     }
 
     /// The position stored at an index, as `(us, them)` bit patterns; `None` out of range.
@@ -345,13 +390,18 @@ impl SectorIndex {
     /// The number of distinct positions in the class stored at an index (the board's
     /// symmetries divided by those that fix the position), 0 for an unused index.
     pub fn class_size(&self, index: u64) -> u64 {
+        let g = self.geometry;
+        if index < self.len() && self.class_is_asymmetric(index) {
+            // Only the identity fixes the side to move's set, so every index stands for a
+            // class of as many positions as the board has symmetries.
+            return g.symmetries() as u64;
+        }
         let Some((us, them)) = self.position(index) else {
             return 0;
         };
         if self.index(us, them) != index {
             return 0;
         }
-        let g = self.geometry;
         let c = (index / self.combos) as usize;
         let stab = self.classes.stab[c];
         let fixed = (0..g.symmetries())

@@ -8,7 +8,6 @@
 //! start: a known lost successor offers a win at a fixed distance, queued for its layer.
 //! Sectors with pieces in hand lead only to sectors solved before and are evaluated directly.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -51,9 +50,12 @@ impl SmallSet {
     fn push(&mut self, slot: u8, index: u64) {
         self.items.push((slot, index));
     }
-    fn distinct(&mut self) -> &[(u8, u64)] {
-        self.items.sort_unstable();
-        self.items.dedup();
+    /// The items without repeats; `unique` says that there are none to remove.
+    fn distinct(&mut self, unique: bool) -> &[(u8, u64)] {
+        if !unique {
+            self.items.sort_unstable();
+            self.items.dedup();
+        }
         &self.items
     }
 }
@@ -81,16 +83,29 @@ pub(crate) fn progress_bar(enabled: bool, len: u64, message: String) -> Progress
 /// One sector of the group being solved.
 struct Slot {
     index: SectorIndex,
-    value: Vec<AtomicU8>,
-    counter: Vec<AtomicU8>,
-    aux: Vec<AtomicU8>,
+    /// Moving-phase sectors: the state of each position, its three bytes side by side so that
+    /// one cache line holds them all. Empty for sectors with pieces in hand.
+    cells: Vec<Cell>,
+    /// Sectors with pieces in hand: the value of each position.
+    values: Vec<AtomicU8>,
+}
+
+/// The state of a position of a moving-phase sector while its group is solved.
+#[derive(Default)]
+struct Cell {
+    /// The value byte (`DRAW` until decided).
+    value: AtomicU8,
+    /// The successors inside the group not yet known to be won for the opponent.
+    counter: AtomicU8,
+    /// `FIXED`, `CANNOT_LOSE`, or the longest loss through successors outside the group.
+    aux: AtomicU8,
 }
 
 /// The solver of a group of sectors, given the tables of the sectors it depends on.
 pub(crate) struct GroupSolver<'a> {
     pub rules: Rules,
     pub group: Vec<Sector>,
-    pub lower: &'a HashMap<Sector, Arc<Table>>,
+    pub lower: &'a [(Sector, Arc<Table>)],
     pub progress: bool,
 }
 
@@ -114,7 +129,11 @@ impl GroupSolver<'_> {
             })?;
             return Ok(Child::Inside(k as u8, slot.index.index(us, them)));
         }
-        let table = self.lower.get(&sector).ok_or(TbError::Missing(sector))?;
+        let table = self
+            .lower
+            .iter()
+            .find_map(|(s, t)| (*s == sector).then_some(t))
+            .ok_or(TbError::Missing(sector))?;
         table.value(us, them).map(Child::Known)
     }
 
@@ -126,11 +145,14 @@ impl GroupSolver<'_> {
             .map(|&s| {
                 let index = SectorIndex::new(self.rules.board, s);
                 let n = index.len() as usize;
-                let fresh = || (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+                let (cells, values) = if s.is_moving() {
+                    ((0..n).map(|_| Cell::default()).collect(), Vec::new())
+                } else {
+                    (Vec::new(), (0..n).map(|_| AtomicU8::new(0)).collect())
+                };
                 Slot {
-                    value: fresh(),
-                    counter: if s.is_moving() { fresh() } else { Vec::new() },
-                    aux: if s.is_moving() { fresh() } else { Vec::new() },
+                    cells,
+                    values,
                     index,
                 }
             })
@@ -150,7 +172,13 @@ impl GroupSolver<'_> {
         }
         Ok(slots
             .into_iter()
-            .map(|s| s.value.into_iter().map(AtomicU8::into_inner).collect())
+            .map(|s| {
+                if s.cells.is_empty() {
+                    s.values.into_iter().map(AtomicU8::into_inner).collect()
+                } else {
+                    s.cells.into_iter().map(|c| c.value.into_inner()).collect()
+                }
+            })
             .collect())
     }
 
@@ -168,7 +196,7 @@ impl GroupSolver<'_> {
                     bar.inc(4096.min(len - i));
                 }
                 let byte = self.direct_value(slot, sector, i)?;
-                slot.value[i as usize].store(byte, Relaxed);
+                slot.values[i as usize].store(byte, Relaxed);
                 Ok::<_, TbError>(())
             })?;
         bar.finish_and_clear();
@@ -280,8 +308,10 @@ impl GroupSolver<'_> {
             for e in queued {
                 let (k, i) = unpack(e);
                 let slot = &slots[k];
-                if slot.aux[i].load(Relaxed) != FIXED
-                    && slot.value[i]
+                let cell = &slot.cells[i];
+                if cell.aux.load(Relaxed) != FIXED
+                    && cell
+                        .value
                         .compare_exchange(DRAW, code, Relaxed, Relaxed)
                         .is_ok()
                 {
@@ -331,8 +361,8 @@ impl GroupSolver<'_> {
         let i_us = i as usize;
         let sector = self.group[k];
         let fixed = |byte: u8| {
-            slot.value[i_us].store(byte, Relaxed);
-            slot.aux[i_us].store(FIXED, Relaxed);
+            slot.cells[i_us].value.store(byte, Relaxed);
+            slot.cells[i_us].aux.store(FIXED, Relaxed);
             Ok(None)
         };
         if !used {
@@ -344,32 +374,65 @@ impl GroupSolver<'_> {
         if let Some(v) = terminal_value(&pos) {
             return fixed(encode(v, sector)?);
         }
-        let mut inside = Vec::with_capacity(64);
+        // The successors inside the group: counted, or listed by index where two of them may
+        // share one.
+        let mut counted = 0usize;
+        let mut inside = Vec::new();
         let mut best_win: Option<u16> = None;
         let mut longest_loss: u16 = 0;
         let mut draw_exit = false;
         let mut plies = PlyList::new();
         pos.legal_plies_into(&mut plies);
+        // A ply without removal leads to the partner sector, where the side to move is `them`
+        // in every child. Two such children share an index only when a symmetry other than the
+        // identity maps one to the other, and so fixes `them`: without such a symmetry they are
+        // simply counted.
+        let partner = Sector::moving(sector.them, sector.us);
+        let pk = self
+            .group
+            .iter()
+            .position(|&s| s == partner)
+            .ok_or_else(|| {
+                TbError::Unsupported(format!("sector {sector} is solved without {partner}"))
+            })?;
+        let prepared = slots[pk].index.prepare(them);
+        let mover = pos.turn();
         for &ply in &plies {
-            let mut c = pos;
-            c.play_unchecked(ply);
-            match self.classify(slots, &c)? {
-                Child::Inside(s, j) => inside.push((s, j)),
-                Child::Known(Value::Loss(e)) => {
-                    best_win = Some(best_win.map_or(e + 1, |b| b.min(e + 1)));
+            let c = pos.after_unchecked(ply);
+            let known = if ply.is_removal() {
+                match self.classify(slots, &c)? {
+                    Child::Known(v) => v,
+                    Child::Inside(s, j) => {
+                        inside.push((s, j));
+                        continue;
+                    }
                 }
-                Child::Known(Value::Win(e)) => longest_loss = longest_loss.max(e + 1),
-                Child::Known(Value::Draw) => draw_exit = true,
+            } else if let Some(v) = terminal_value(&c) {
+                v
+            } else {
+                if prepared.is_asymmetric() {
+                    counted += 1;
+                } else {
+                    let j = slots[pk].index.index_with(&prepared, c.pieces(mover).0);
+                    inside.push((pk as u8, j));
+                }
+                continue;
+            };
+            match known {
+                Value::Loss(e) => best_win = Some(best_win.map_or(e + 1, |b| b.min(e + 1))),
+                Value::Win(e) => longest_loss = longest_loss.max(e + 1),
+                Value::Draw => draw_exit = true,
             }
         }
         inside.sort_unstable();
         inside.dedup();
-        if inside.len() > 250 {
+        let successors = counted + inside.len();
+        if successors > 250 {
             return Err(TbError::Unsupported(format!(
                 "sector {sector}: more successors than a counter holds"
             )));
         }
-        slot.counter[i_us].store(inside.len() as u8, Relaxed);
+        slot.cells[i_us].counter.store(successors as u8, Relaxed);
         // `aux` keeps the distance of the longest loss through known successors (the longest
         // known win of the opponent plus one, at most MAX_DISTANCE), or says that a known draw
         // is available.
@@ -379,11 +442,11 @@ impl GroupSolver<'_> {
         } else {
             longest_loss.min(MAX_DISTANCE) as u8
         };
-        slot.aux[i_us].store(aux, Relaxed);
+        slot.cells[i_us].aux.store(aux, Relaxed);
         if let Some(w) = best_win {
             return Ok(Some(w.min(MAX_DISTANCE + 1)));
         }
-        if inside.is_empty() && !draw_exit {
+        if successors == 0 && !draw_exit {
             return Ok(Some(longest_loss.min(MAX_DISTANCE + 1)));
         }
         Ok(None)
@@ -416,25 +479,30 @@ impl GroupSolver<'_> {
             preds.push(pk as u8, pslot.index.index(ru, rt));
         });
         let lost = d % 2 == 0;
-        for &(_, j) in preds.distinct() {
+        // All predecessors share `us` as the other side's set: two of them share an index only
+        // when a symmetry other than the identity fixes it.
+        for &(_, j) in preds.distinct(slot.index.class_is_asymmetric(i)) {
             let j = j as usize;
-            let aux = pslot.aux[j].load(Relaxed);
-            if aux == FIXED || pslot.value[j].load(Relaxed) != DRAW {
+            let cell = &pslot.cells[j];
+            let aux = cell.aux.load(Relaxed);
+            if aux == FIXED || cell.value.load(Relaxed) != DRAW {
                 continue;
             }
             if lost {
-                if pslot.value[j]
+                if cell
+                    .value
                     .compare_exchange(DRAW, encode_distance(d + 1), Relaxed, Relaxed)
                     .is_ok()
                 {
                     next.push(pack(pk, j as u64));
                 }
-            } else if aux != CANNOT_LOSE && pslot.counter[j].fetch_sub(1, Relaxed) == 1 {
+            } else if aux != CANNOT_LOSE && cell.counter.fetch_sub(1, Relaxed) == 1 {
                 // The loss comes after the longest of the wins left to the opponent: this
                 // last one inside the group or a known one outside (kept in `aux`).
                 let at = u16::from(aux).max(d + 1);
                 if at == d + 1 {
-                    if pslot.value[j]
+                    if cell
+                        .value
                         .compare_exchange(DRAW, encode_distance(at), Relaxed, Relaxed)
                         .is_ok()
                     {
