@@ -25,6 +25,9 @@ pub struct ServeArgs {
     /// Games one address may create per minute (0: no limit).
     #[arg(long, default_value_t = Limits::default().games_per_minute, value_name = "N")]
     games_per_minute: u32,
+    /// WebSockets (live game views) open at once; more are refused until some close.
+    #[arg(long, default_value_t = Limits::default().max_sockets, value_name = "N")]
+    max_sockets: usize,
     /// Searches of the computer player run at once [default: the number of cores].
     #[arg(long, value_name = "N")]
     engine_threads: Option<usize>,
@@ -43,6 +46,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
         config.tablebase = Some(tablebase);
     }
     config.limits.games_per_minute = args.games_per_minute;
+    config.limits.max_sockets = args.max_sockets;
     config.engine_threads = args.engine_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

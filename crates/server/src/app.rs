@@ -63,6 +63,10 @@ pub struct Limits {
     pub max_ws_message: usize,
     /// How long a game nobody asks for stays in memory.
     pub idle: Duration,
+    /// WebSockets open at once; more are refused until some close.
+    pub max_sockets: usize,
+    /// How long a watcher may take to accept an update before its WebSocket is closed.
+    pub send_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -72,6 +76,8 @@ impl Default for Limits {
             max_body: 64 * 1024,
             max_ws_message: 4 * 1024,
             idle: Duration::from_secs(600),
+            max_sockets: 10_000,
+            send_timeout: Duration::from_secs(15),
         }
     }
 }
@@ -87,6 +93,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Games created per client address.
     pub creations: RateLimiter,
+    /// One permit per WebSocket that may be open.
+    pub sockets: Arc<tokio::sync::Semaphore>,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
     started: Instant,
 }
@@ -99,6 +107,7 @@ impl AppState {
             computer,
             limits,
             creations: RateLimiter::new(limits.games_per_minute, Duration::from_secs(60)),
+            sockets: Arc::new(tokio::sync::Semaphore::new(limits.max_sockets)),
             games: Mutex::new(HashMap::new()),
             started: Instant::now(),
         }

@@ -169,7 +169,7 @@ pub async fn run(
         Some(addr) if !addr.ip().is_loopback() => return Err(LoadError::NotLoopback(addr)),
         Some(addr) => (addr, None),
         None => {
-            let (addr, server) = local_server().await?;
+            let (addr, server) = local_server(config.games).await?;
             (addr, Some(server))
         }
     };
@@ -237,14 +237,16 @@ pub async fn run(
 
 type LocalServer = (tokio::sync::oneshot::Sender<()>, PathBuf);
 
-async fn local_server() -> Result<(SocketAddr, LocalServer), LoadError> {
+async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadError> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let dir = std::env::temp_dir().join(format!("morris-load-{}-{stamp}", std::process::id()));
     let mut config = Config::new(([127, 0, 0, 1], 0).into(), dir.join("load.db"));
+    // Two sockets a game, and a slot's next game may open before the last one's close.
     config.limits = Limits {
         games_per_minute: 0,
+        max_sockets: Limits::default().max_sockets.max(4 * games),
         ..Limits::default()
     };
     let app = crate::open(&config)

@@ -2,6 +2,7 @@
 //! change.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, Query, State};
@@ -23,11 +24,28 @@ pub async fn watch(
 ) -> Result<Response, ApiError> {
     let live = app.game(&id).await?;
     let max = app.limits.max_ws_message;
+    let send_timeout = app.limits.send_timeout;
     let token = query.token();
+    // The permit lives as long as the socket.
+    let permit = app.sockets.clone().try_acquire_owned().map_err(|_| {
+        ApiError::Unavailable("too many live connections: try again in a moment".into())
+    })?;
     Ok(upgrade
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| serve_socket(socket, live, token)))
+        .on_upgrade(move |socket| async move {
+            serve_socket(socket, live, token, send_timeout).await;
+            drop(permit);
+        }))
+}
+
+/// Sends a message, giving up after `limit`: a watcher that takes no updates (a stalled
+/// network, a client that stopped reading) does not keep its connection forever.
+async fn send(socket: &mut WebSocket, message: Message, limit: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(limit, socket.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
 fn encode(view: &GameView, you: Option<Seat>) -> Option<Message> {
@@ -38,7 +56,12 @@ fn encode(view: &GameView, you: Option<Seat>) -> Option<Message> {
         .map(|s| Message::Text(s.into()))
 }
 
-async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<Token>) {
+async fn serve_socket(
+    mut socket: WebSocket,
+    live: Arc<LiveGame>,
+    token: Option<Token>,
+    limit: Duration,
+) {
     // Subscribe before reading the state, so that no change between the two is missed.
     let mut updates = live.subscribe();
     let state = live.snapshot().await;
@@ -48,7 +71,7 @@ async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<
     let Some(message) = encode(&first, you) else {
         return;
     };
-    if socket.send(message).await.is_err() {
+    if !send(&mut socket, message, limit).await {
         return;
     }
     loop {
@@ -66,7 +89,7 @@ async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<
                 }
                 shown = view.version;
                 let Some(message) = encode(&view, you) else { break };
-                if socket.send(message).await.is_err() {
+                if !send(&mut socket, message, limit).await {
                     break;
                 }
             }
@@ -76,7 +99,7 @@ async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<
                         if is_ping(&text) {
                             let pong = serde_json::to_string(&Pong { kind: "pong" })
                                 .unwrap_or_default();
-                            if socket.send(Message::Text(pong.into())).await.is_err() {
+                            if !send(&mut socket, Message::Text(pong.into()), limit).await {
                                 break;
                             }
                         }
@@ -90,7 +113,7 @@ async fn serve_socket(mut socket: WebSocket, live: Arc<LiveGame>, token: Option<
                             reason: "message too large or malformed".into(),
                         };
                         tracing::debug!("closing a WebSocket: {e}");
-                        let _ = socket.send(Message::Close(Some(frame))).await;
+                        send(&mut socket, Message::Close(Some(frame)), limit).await;
                         break;
                     }
                 }

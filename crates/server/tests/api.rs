@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::Duration;
 
 use common::{Lcg, Server, game_at, next_game, send, strings, temp_dir};
@@ -349,6 +350,42 @@ async fn the_websocket_answers_pings_and_closes_on_oversized_messages() {
     assert!(closed);
     let (status, _) = server.get(&format!("/api/games/{id}/ws")).await;
     assert_eq!(status, 400, "a plain GET is no WebSocket");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn websockets_beyond_the_limit_are_refused_until_one_closes() {
+    let limits = Limits {
+        max_sockets: 1,
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+    let created = server.create(json!({"opponent": "local"})).await;
+    let id = s(&created["id"]);
+    let url = format!("{}/ws", server.url(&format!("/api/games/{id}"))).replacen("http", "ws", 1);
+    let mut first = server.watch(id).await;
+    next_game(&mut first).await;
+    match tokio_tungstenite::connect_async(url.as_str()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 503);
+            let body = String::from_utf8(response.body().clone().unwrap_or_default()).unwrap();
+            assert!(body.contains("too many live connections"), "{body}");
+        }
+        other => panic!("a second socket over the limit was not refused: {other:?}"),
+    }
+    first.close(None).await.unwrap();
+    // The permit comes back once the server has seen the close.
+    let reopened = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok((mut socket, _)) = tokio_tungstenite::connect_async(url.as_str()).await {
+                return next_game(&mut socket).await;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("a socket opens again after the first one closed");
+    assert_eq!(reopened["id"], created["id"]);
     server.stop().await;
 }
 
