@@ -193,6 +193,16 @@ async fn screenshot(client: &Client, name: &str) {
         .unwrap()
         .join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
+    // Let the pieces land: wait for every animation that ends (not the endless pulses).
+    client
+        .execute(
+            "return Promise.all(document.getAnimations()
+                .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+                .map(a => a.finished.catch(() => null))).then(() => true);",
+            vec![],
+        )
+        .await
+        .unwrap();
     let png = client.screenshot().await.unwrap();
     std::fs::write(dir.join(name), png).unwrap();
 }
