@@ -15,7 +15,9 @@ use crate::app::AppState;
 use crate::computer::LEVELS;
 use crate::error::ApiError;
 use crate::game_state::GameState;
-use crate::request::{ApiJson, DrawRequest, MoveRequest, NewGame, TokenQuery, TokenRequest};
+use crate::request::{
+    ApiJson, DrawRequest, GivenToken, MoveRequest, NewGame, TokenQuery, TokenRequest,
+};
 use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
 
@@ -157,18 +159,27 @@ pub async fn game(
     Ok(Json(GameView::new(&state, query.token().as_ref())))
 }
 
+/// Makes the change of the seat that `token` holds to game `id` and answers with the game as
+/// that seat sees it.
+async fn change_by_seat(
+    app: &Arc<AppState>,
+    id: &str,
+    token: &GivenToken,
+    change: impl FnOnce(&GameState, &Token) -> Result<GameState, ApiError>,
+) -> Result<Json<GameView>, ApiError> {
+    let live = app.game(id).await?;
+    let token = token.token()?;
+    let state = app.change(&live, |s| change(s, token).map(Some)).await?;
+    Ok(Json(GameView::new(&state, Some(token))))
+}
+
 /// `POST /api/games/{id}/moves`
 pub async fn play(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    let live = app.game(&id).await?;
-    let token = request.token.token()?;
-    let state = app
-        .change(&live, |s| s.play(token, &request.ply).map(Some))
-        .await?;
-    Ok(Json(GameView::new(&state, Some(token))))
+    change_by_seat(&app, &id, &request.token, |s, t| s.play(t, &request.ply)).await
 }
 
 /// `POST /api/games/{id}/takeback`
@@ -177,10 +188,7 @@ pub async fn takeback(
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    let live = app.game(&id).await?;
-    let token = request.token.token()?;
-    let state = app.change(&live, |s| s.takeback(token).map(Some)).await?;
-    Ok(Json(GameView::new(&state, Some(token))))
+    change_by_seat(&app, &id, &request.token, GameState::takeback).await
 }
 
 /// `POST /api/games/{id}/resign`
@@ -189,10 +197,7 @@ pub async fn resign(
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    let live = app.game(&id).await?;
-    let token = request.token.token()?;
-    let state = app.change(&live, |s| s.resign(token).map(Some)).await?;
-    Ok(Json(GameView::new(&state, Some(token))))
+    change_by_seat(&app, &id, &request.token, GameState::resign).await
 }
 
 /// `POST /api/games/{id}/draw`
