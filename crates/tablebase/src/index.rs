@@ -71,10 +71,9 @@ pub(crate) fn colex_unrank(mut rank: u64, k: usize, n: usize) -> u32 {
 
 /// The rank of `t` among the points that `u` leaves free.
 #[inline]
-fn compressed_rank(t: u32, mut u: u32) -> u64 {
+fn compressed_rank(mut t: u32, mut u: u32) -> u64 {
     // Squeeze the points of `u` out of `t` (which has none of them), highest first, so that
     // each point of `t` moves down by the number of points of `u` below it.
-    let mut t = t;
     while u != 0 {
         let high = 31 - u.leading_zeros();
         let below = (1u32 << high) - 1;
