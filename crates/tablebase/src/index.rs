@@ -83,20 +83,16 @@ fn compressed_rank(mut t: u32, mut u: u32) -> u64 {
     colex_rank(t)
 }
 
-/// Spreads the bits of `compressed` over the points that `u` leaves free.
+/// Spreads the bits of `compressed` over the points that `u` leaves free (the inverse of
+/// [`compressed_rank`]'s squeeze): a gap is opened at each point of `u`, lowest first.
 #[inline]
-fn expand(mut compressed: u32, u: u32, n: usize) -> u32 {
-    let mut out = 0;
-    let mut free = !u & ((1u32 << n) - 1);
-    while compressed != 0 {
-        let low = free & free.wrapping_neg();
-        if compressed & 1 != 0 {
-            out |= low;
-        }
-        compressed >>= 1;
-        free &= free - 1;
+fn expand(mut compressed: u32, mut u: u32, n: usize) -> u32 {
+    while u != 0 {
+        let below = (u & u.wrapping_neg()) - 1;
+        compressed = (compressed & below) | ((compressed & !below) << 1);
+        u &= u - 1;
     }
-    out
+    compressed & ((1u32 << n) - 1)
 }
 
 /// A board's symmetries as byte-wise lookup tables.
