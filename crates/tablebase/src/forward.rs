@@ -51,3 +51,19 @@ pub(crate) fn terminal_value(pos: &Position) -> Option<Value> {
         Some(_) => Value::Loss(0),
     })
 }
+
+/// The value of a position by forward generation: a finished game's own value, else the best
+/// of the values `child` gives its successors, seen from this side one ply earlier.
+pub(crate) fn value_from_children<E>(
+    pos: &Position,
+    mut child: impl FnMut(&Position) -> Result<Value, E>,
+) -> Result<Value, E> {
+    if let Some(v) = terminal_value(pos) {
+        return Ok(v);
+    }
+    let mut best = Value::Loss(0);
+    for ply in pos.legal_plies() {
+        best = best.max(child(&pos.after_unchecked(ply))?.parent());
+    }
+    Ok(best)
+}

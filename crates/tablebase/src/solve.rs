@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::error::TbError;
 use crate::file::SectorStats;
-use crate::forward::{make_position, split, terminal_value};
+use crate::forward::{make_position, split, terminal_value, value_from_children};
 use crate::index::SectorIndex;
 use crate::sector::Sector;
 use crate::tables::Table;
@@ -213,26 +213,12 @@ impl GroupSolver<'_> {
         let Some(pos) = make_position(&self.rules, sector, us, them) else {
             return Ok(NOT_A_POSITION);
         };
-        let value = match terminal_value(&pos) {
-            Some(v) => v,
-            None => {
-                let mut best = Value::Loss(0);
-                for ply in pos.legal_plies() {
-                    let mut c = pos;
-                    c.play_unchecked(ply);
-                    let v = match self.classify(&[], &c)? {
-                        Child::Known(v) => v.parent(),
-                        Child::Inside(..) => {
-                            return Err(TbError::Unsupported(format!(
-                                "sector {sector} leads into itself"
-                            )));
-                        }
-                    };
-                    best = best.max(v);
-                }
-                best
-            }
-        };
+        let value = value_from_children(&pos, |c| match self.classify(&[], c)? {
+            Child::Known(v) => Ok(v),
+            Child::Inside(..) => Err(TbError::Unsupported(format!(
+                "sector {sector} leads into itself"
+            ))),
+        })?;
         encode(value, sector)
     }
 

@@ -3,11 +3,11 @@
 use rayon::prelude::*;
 
 use crate::error::TbError;
-use crate::forward::{make_position, terminal_value};
+use crate::forward::{make_position, value_from_children};
 use crate::sector::Sector;
 use crate::solve::progress_bar;
 use crate::tables::Tablebase;
-use crate::value::{Value, decode};
+use crate::value::decode;
 
 /// Rechecks every stored value of `sectors`: a finished game has its result, any other position
 /// the best of its successors' values seen one ply earlier (a win at `d` has a successor lost
@@ -54,18 +54,7 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: bool) -> Result<u64,
                         }
                         return Ok(n);
                     };
-                    let computed = match terminal_value(&pos) {
-                        Some(v) => v,
-                        None => {
-                            let mut best = Value::Loss(0);
-                            for ply in pos.legal_plies() {
-                                let mut c = pos;
-                                c.play_unchecked(ply);
-                                best = best.max(tb.probe(&c)?.parent());
-                            }
-                            best
-                        }
-                    };
+                    let computed = value_from_children(&pos, |c| tb.probe(c))?;
                     if stored != Some(computed) {
                         return Err(TbError::Mismatch {
                             position: pos.to_string(),
