@@ -92,6 +92,7 @@ pub fn memory_needed(rules: &Rules, group: &[Sector]) -> u64 {
 ///
 /// [`TbError::Missing`] when a dependency is missing and not to be built, [`TbError::TooBig`]
 /// when a group needs more memory than allowed, and the errors of solving and writing.
+#[allow(unsafe_code)]
 pub fn build(
     opts: &BuildOptions,
     targets: &[Sector],
@@ -104,7 +105,8 @@ pub fn build(
     for group in plan.groups() {
         let existing: Result<Vec<Table>, TbError> = group
             .iter()
-            .map(|&s| Table::open(&opts.dir, rules, s))
+            // SAFETY: see `map_built`.
+            .map(|&s| unsafe { map_built(&opts.dir, rules, s) })
             .collect();
         match existing {
             Ok(tables) => {
@@ -130,14 +132,30 @@ pub fn build(
         }
         let r = solve_group(opts, group, &open)?;
         for &s in group {
-            open.insert(s, Arc::new(Table::open(&opts.dir, rules, s)?));
+            // SAFETY: see `map_built`.
+            open.insert(s, Arc::new(unsafe { map_built(&opts.dir, rules, s) }?));
         }
         report(&r);
     }
     Ok(())
 }
 
+/// Maps a built sector's file for the solver, which reads the files of lower sectors at
+/// random and would be slowed down by a system call per read.
+///
+/// # Safety
+///
+/// As [`Table::map`]: the files of the folder being built are written once under a temporary
+/// name and renamed into place, and never written to again; the folder is the build's own
+/// while it runs, and nobody may truncate a file in it meanwhile.
+#[allow(unsafe_code)]
+unsafe fn map_built(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
+    // SAFETY: passed on to the caller.
+    unsafe { Table::map(dir, rules, sector) }
+}
+
 /// Solves one group from the tables of the sectors it depends on and writes its files.
+#[allow(unsafe_code)]
 fn solve_group(
     opts: &BuildOptions,
     group: &[Sector],
@@ -161,7 +179,8 @@ fn solve_group(
             }
             let t = match open.get(&c) {
                 Some(t) => t.clone(),
-                None => Arc::new(Table::open(&opts.dir, rules, c)?),
+                // SAFETY: see `map_built`.
+                None => Arc::new(unsafe { map_built(&opts.dir, rules, c) }?),
             };
             lower.push((c, t));
         }

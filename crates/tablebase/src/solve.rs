@@ -530,7 +530,8 @@ fn encode(v: Value, sector: Sector) -> Result<u8, TbError> {
     }
 }
 
-/// The figures of a solved sector over every placement (each class weighted by its size).
+/// The figures of a solved sector over every placement (each class weighted by its size) and
+/// over symmetry classes (each class once).
 pub(crate) fn sector_stats(index: &SectorIndex, values: &[u8]) -> SectorStats {
     (0..index.len() as usize)
         .into_par_iter()
@@ -545,21 +546,21 @@ pub(crate) fn sector_stats(index: &SectorIndex, values: &[u8]) -> SectorStats {
             match decode(byte) {
                 Some(Value::Win(d)) => {
                     s.wins += w;
+                    s.class_wins += 1;
                     s.longest = s.longest.max(d);
                 }
                 Some(Value::Loss(d)) => {
                     s.losses += w;
+                    s.class_losses += 1;
                     s.longest = s.longest.max(d);
                 }
-                Some(Value::Draw) => s.draws += w,
+                Some(Value::Draw) => {
+                    s.draws += w;
+                    s.class_draws += 1;
+                }
                 None => {}
             }
             s
         })
-        .reduce(SectorStats::default, |a, b| SectorStats {
-            wins: a.wins + b.wins,
-            losses: a.losses + b.losses,
-            draws: a.draws + b.draws,
-            longest: a.longest.max(b.longest),
-        })
+        .reduce(SectorStats::default, std::ops::Add::add)
 }

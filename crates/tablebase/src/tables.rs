@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use morris_core::{Position, Rules};
 
@@ -37,6 +37,29 @@ impl Table {
         Ok(Table { index, file })
     }
 
+    /// Opens the file of a sector in a folder by mapping it into memory (see
+    /// [`SectorFile::map`]), for the solver, which reads the files of lower sectors at random.
+    ///
+    /// # Safety
+    ///
+    /// As [`SectorFile::map`]: nobody truncates the file while the table is in use.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::open`].
+    #[allow(unsafe_code)]
+    pub unsafe fn map(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
+        sector.check(rules).map_err(TbError::Unsupported)?;
+        let path = dir.join(file_name(rules, sector));
+        if !path.exists() {
+            return Err(TbError::Missing(sector));
+        }
+        let index = SectorIndex::new(rules.board, sector);
+        // SAFETY: passed on to the caller.
+        let file = unsafe { SectorFile::map(&path, rules, sector, index.len()) }?;
+        Ok(Table { index, file })
+    }
+
     /// The sector's index.
     pub fn index(&self) -> &SectorIndex {
         &self.index
@@ -60,7 +83,7 @@ impl Table {
                 self.index.sector()
             )));
         };
-        decode(self.file.values()[i as usize]).ok_or_else(|| TbError::Corrupt {
+        decode(self.file.byte(i)?).ok_or_else(|| TbError::Corrupt {
             path: self.file.path().to_path_buf(),
             reason: format!(
                 "no value stored for a position of sector {}",
@@ -87,6 +110,48 @@ pub struct Tablebase {
     rules: Rules,
     open: RwLock<HashMap<Sector, Arc<Table>>>,
     missing: RwLock<HashSet<Sector>>,
+    failed: RwLock<HashMap<Sector, Failure>>,
+    unreported: Mutex<Vec<String>>,
+}
+
+/// Why a sector's file cannot be used, kept so that it is neither opened again on every probe
+/// nor reported more than once.
+#[derive(Debug, Clone)]
+struct Failure {
+    path: PathBuf,
+    reason: String,
+    foreign: bool,
+}
+
+impl Failure {
+    fn of(e: &TbError, fallback: &Path) -> Failure {
+        match e {
+            TbError::Corrupt { path, reason } => Failure {
+                path: path.clone(),
+                reason: reason.clone(),
+                foreign: false,
+            },
+            TbError::Foreign { path, reason } => Failure {
+                path: path.clone(),
+                reason: reason.clone(),
+                foreign: true,
+            },
+            other => Failure {
+                path: fallback.to_path_buf(),
+                reason: other.to_string(),
+                foreign: false,
+            },
+        }
+    }
+
+    fn error(&self) -> TbError {
+        let (path, reason) = (self.path.clone(), self.reason.clone());
+        if self.foreign {
+            TbError::Foreign { path, reason }
+        } else {
+            TbError::Corrupt { path, reason }
+        }
+    }
 }
 
 impl Tablebase {
@@ -97,6 +162,8 @@ impl Tablebase {
             rules,
             open: RwLock::new(HashMap::new()),
             missing: RwLock::new(HashSet::new()),
+            failed: RwLock::new(HashMap::new()),
+            unreported: Mutex::new(Vec::new()),
         }
     }
 
@@ -111,7 +178,8 @@ impl Tablebase {
     }
 
     /// The table of a sector, opened on first use. A sector found missing is remembered as
-    /// missing (probing stays cheap); [`Tablebase::refresh`] forgets that.
+    /// missing, and one whose file is damaged or foreign as unusable, so that probing stays
+    /// cheap; [`Tablebase::refresh`] forgets both.
     ///
     /// # Errors
     ///
@@ -124,6 +192,14 @@ impl Tablebase {
             .contains(&sector)
         {
             return Err(TbError::Missing(sector));
+        }
+        if let Some(f) = self
+            .failed
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&sector)
+        {
+            return Err(f.error());
         }
         if let Some(t) = self
             .open
@@ -142,15 +218,46 @@ impl Tablebase {
                     .insert(s);
                 return Err(TbError::Missing(s));
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                self.fail(sector, &e);
+                return Err(e);
+            }
         };
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
         Ok(open.entry(sector).or_insert(table).clone())
     }
 
-    /// Forgets which sectors were found missing, so that files built since are found.
+    /// Remembers that a sector's file cannot be used, and queues the reason to be reported.
+    fn fail(&self, sector: Sector, e: &TbError) {
+        let failure = Failure::of(e, &self.dir.join(file_name(&self.rules, sector)));
+        self.open
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&sector);
+        let mut failed = self.failed.write().unwrap_or_else(|e| e.into_inner());
+        if failed.insert(sector, failure).is_none() {
+            self.unreported
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("sector {sector} is not used: {e}"));
+        }
+    }
+
+    /// The problems met with files since the last call, each said once: a damaged, foreign or
+    /// unreadable file found while probing, which is not tried again until
+    /// [`Tablebase::refresh`].
+    pub fn take_problems(&self) -> Vec<String> {
+        std::mem::take(&mut *self.unreported.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Forgets which sectors were found missing or unusable, so that files built or repaired
+    /// since are found.
     pub fn refresh(&self) {
         self.missing
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        self.failed
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
@@ -200,7 +307,12 @@ impl Tablebase {
             return Ok(v);
         }
         let (sector, us, them) = split(pos);
-        self.table(sector)?.value(us, them)
+        let table = self.table(sector)?;
+        table.value(us, them).inspect_err(|e| {
+            if table.file().broken().is_some() {
+                self.fail(sector, e);
+            }
+        })
     }
 
     /// Every legal ply with the value of the position it leads to, for the side that plays it

@@ -3,7 +3,9 @@
 use rayon::prelude::*;
 
 use crate::error::TbError;
+use crate::file::BLOCK;
 use crate::forward::{make_position, value_from_children};
+use crate::index::SectorIndex;
 use crate::sector::Sector;
 use crate::solve::progress_bar;
 use crate::tables::Tablebase;
@@ -21,52 +23,66 @@ use crate::value::decode;
 /// [`TbError::Mismatch`] at the first disagreement, and the errors of opening the files the
 /// sectors and their successors need.
 pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: bool) -> Result<u64, TbError> {
-    let rules = *tb.rules();
     let mut checked = 0;
     for &sector in sectors {
         let table = tb.table(sector)?;
         let index = table.index();
-        let values = table.file().values();
+        let file = table.file();
         let len = index.len();
         let bar = progress_bar(progress, len, format!("verify {sector}"));
-        checked += (0..len as usize)
+        checked += (0..file.blocks())
             .into_par_iter()
-            .with_min_len(1024)
             .try_fold(
                 || 0u64,
-                |n, i| {
-                    let i = i as u64;
-                    if i % 4096 == 0 {
-                        bar.inc(4096.min(len - i));
-                    }
-                    let stored = decode(values[i as usize]);
-                    let pos = index
-                        .position(i)
-                        .filter(|_| index.is_used(i))
-                        .and_then(|(us, them)| make_position(&rules, sector, us, them));
-                    let Some(pos) = pos else {
-                        if stored.is_some() {
-                            return Err(TbError::Mismatch {
-                                position: format!("index {i} of sector {sector}"),
-                                stored: format!("{stored:?}"),
-                                computed: "no position".into(),
-                            });
+                |mut n, b| {
+                    let values = file.block(b)?;
+                    let first = b * BLOCK as u64;
+                    for (k, &byte) in values.iter().enumerate() {
+                        let i = first + k as u64;
+                        if verify_one(tb, sector, index, i, byte)? {
+                            n += 1;
                         }
-                        return Ok(n);
-                    };
-                    let computed = value_from_children(&pos, |c| tb.probe(c))?;
-                    if stored != Some(computed) {
-                        return Err(TbError::Mismatch {
-                            position: pos.to_string(),
-                            stored: stored.map_or("no position".into(), |v| v.to_string()),
-                            computed: computed.to_string(),
-                        });
                     }
-                    Ok(n + 1)
+                    bar.inc(values.len() as u64);
+                    Ok(n)
                 },
             )
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         bar.finish_and_clear();
     }
     Ok(checked)
+}
+
+/// Checks the value stored at index `i`; whether it stands for a position.
+fn verify_one(
+    tb: &Tablebase,
+    sector: Sector,
+    index: &SectorIndex,
+    i: u64,
+    byte: u8,
+) -> Result<bool, TbError> {
+    let stored = decode(byte);
+    let pos = index
+        .position(i)
+        .filter(|_| index.is_used(i))
+        .and_then(|(us, them)| make_position(tb.rules(), sector, us, them));
+    let Some(pos) = pos else {
+        if stored.is_some() {
+            return Err(TbError::Mismatch {
+                position: format!("index {i} of sector {sector}"),
+                stored: format!("{stored:?}"),
+                computed: "no position".into(),
+            });
+        }
+        return Ok(false);
+    };
+    let computed = value_from_children(&pos, |c| tb.probe(c))?;
+    if stored != Some(computed) {
+        return Err(TbError::Mismatch {
+            position: pos.to_string(),
+            stored: stored.map_or("no position".into(), |v| v.to_string()),
+            computed: computed.to_string(),
+        });
+    }
+    Ok(true)
 }

@@ -32,11 +32,16 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
     std::fs::write(&path, &good[..10]).unwrap();
     assert!(matches!(open(), Err(TbError::Corrupt { .. })));
 
+    // The header is under its own checksum: a changed rules byte or forged counts are caught.
     let mut other = good.clone();
     other[16] = 0; // the variant byte: nine
     std::fs::write(&path, &other).unwrap();
-    assert!(matches!(open(), Err(TbError::Foreign { .. })));
-    std::fs::write(&path, b"not a tablebase file at all, just some text that is long enough to hold a header of ninety-six bytes").unwrap();
+    assert!(matches!(open(), Err(TbError::Corrupt { .. })));
+    let mut forged = good.clone();
+    forged[40] = forged[40].wrapping_add(1); // one more win over every placement
+    std::fs::write(&path, &forged).unwrap();
+    assert!(matches!(open(), Err(TbError::Corrupt { .. })));
+    std::fs::write(&path, b"not a tablebase file at all, just some text that is long enough to hold a header of a hundred and twenty-eight bytes, or so one would hope").unwrap();
     assert!(matches!(open(), Err(TbError::Foreign { .. })));
 
     // A file of another sector under this sector's name.
@@ -47,5 +52,43 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
 
     std::fs::write(&path, &good).unwrap();
     assert!(open().is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A file cut short or damaged while the tables are in use is an error for the positions it
+/// can no longer answer, said once, and the sector is not opened again on every probe.
+#[test]
+fn a_file_damaged_in_use_is_reported_once_and_not_reopened() {
+    let dir = temp_dir("in-use");
+    let rules = Variant::Nine.rules();
+    let sector = Sector::moving(3, 3);
+    build(&BuildOptions::new(rules, &dir), &[sector], |_| {}).unwrap();
+    let path = dir.join(file_name(&rules, sector));
+    let good = std::fs::read(&path).unwrap();
+    let tb = Tablebase::new(&dir, rules);
+    let positions = common::all_positions(&rules, sector);
+    assert!(tb.probe(&positions[0]).is_ok());
+    assert!(tb.table(sector).unwrap().file().blocks() > 1);
+
+    // Cut the file short under the open table: probing must not crash the process.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(200)
+        .unwrap();
+    let failed = positions.iter().find_map(|p| tb.probe(p).err());
+    let e = failed.expect("some position lies past the cut");
+    assert!(matches!(e, TbError::Corrupt { .. }), "{e}");
+    let problems = tb.take_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("cut short"), "{problems:?}");
+
+    // Repaired, it is still refused until the tables are refreshed, and said no more.
+    std::fs::write(&path, &good).unwrap();
+    assert!(tb.probe(&positions[0]).is_err());
+    assert!(tb.take_problems().is_empty());
+    tb.refresh();
+    assert!(positions.iter().all(|p| tb.probe(p).is_ok()));
     std::fs::remove_dir_all(&dir).ok();
 }
