@@ -57,7 +57,8 @@ enum Command {
     Tb(crate::tb::TbCommand),
     /// Solves a whole game with the tablebase solver, placing phase included.
     Solve {
-        /// The variant: three or six (the others are too large to solve here).
+        /// The variant: three and six are solved at once; the others are read from tables
+        /// built with `morris tb build --full`.
         #[arg(long, default_value = "three")]
         variant: morris_core::Variant,
         /// The folder of the tables (default: the data folder).

@@ -1,5 +1,6 @@
 //! The `morris` command line.
 
+mod bars;
 mod bench;
 mod cli;
 mod engine;

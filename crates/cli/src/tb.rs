@@ -2,14 +2,17 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use morris_core::{Position, Variant};
 use morris_tablebase::{
-    BuildOptions, GroupReport, Plan, Sector, Tablebase, build, default_dir, memory_needed, names,
-    sector_len, verify,
+    BuildOptions, GroupReport, Plan, Sector, SectorStats, Tablebase, TbError, build, default_dir,
+    file::file_name, memory_needed, names, sector_len, verify,
 };
+
+use crate::bars::Bars;
 
 use crate::cli::Failure;
 use crate::position_args::PositionArgs;
@@ -37,14 +40,22 @@ pub enum TbCommand {
         common: Common,
         #[command(flatten)]
         which: Which,
+        /// `text` (the levels, for people) or `make` (a Makefile whose targets are the groups'
+        /// files, for `make -j` or a scheduler that runs make targets).
+        #[arg(long, default_value = "text")]
+        format: PlanFormat,
     },
-    /// Builds a moving-phase sector if missing and counts it over every placement.
+    /// Counts a sector over every placement and over symmetry classes, building it first if
+    /// it is a missing moving-phase sector; with --all, every sector of the whole game.
     Stats {
         #[command(flatten)]
         common: Common,
-        /// The sector, W-B (pieces of the side to move, then of the other side).
+        /// The sector, W-B (moving phase) or W-B-WF-BF (pieces in hand).
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        sector: Option<Sector>,
+        /// One line per sector of the whole game (as built; nothing is built) and the totals.
         #[arg(long)]
-        sector: Sector,
+        all: bool,
     },
     /// Prints the value of a position and of each legal ply from it.
     Probe {
@@ -59,9 +70,22 @@ pub enum TbCommand {
         #[command(flatten)]
         common: Common,
         /// The sectors to check (default: every sector built in the folder).
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long, value_delimiter = ',', conflicts_with = "full")]
         sectors: Vec<Sector>,
+        /// Every sector of the whole game, all of which must be built.
+        #[arg(long)]
+        full: bool,
     },
+}
+
+/// How `morris tb plan` prints the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    /// Levels of groups with their sizes and memory.
+    Text,
+    /// A Makefile: one target per group, the files of the groups it depends on as
+    /// prerequisites.
+    Make,
 }
 
 /// `--variant` and `--dir`.
@@ -130,17 +154,133 @@ fn report_line(r: &GroupReport) -> String {
     }
 }
 
-fn build_with_log(opts: &BuildOptions, targets: &[Sector]) -> Result<(), Failure> {
-    let stdout = std::io::stdout();
-    let mut failed = None;
-    build(opts, targets, |r| {
-        let mut out = stdout.lock();
-        if let Err(e) = writeln!(out, "{}", report_line(r)).and_then(|()| out.flush()) {
-            failed = Some(e);
+/// Builds `targets` with a bar for the step under way and one for the whole, a line per
+/// group, and a summary at the end.
+fn build_with_log(
+    opts: &mut BuildOptions,
+    targets: &[Sector],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let rules = opts.rules;
+    let plan = Plan::new(&rules, targets).map_err(Failure)?;
+    let sectors: Vec<Sector> = plan.groups().flatten().copied().collect();
+    let total: u64 = sectors.iter().map(|&s| sector_len(&rules, s)).sum();
+    let bars = Arc::new(Bars::with_overall(total, "overall"));
+    opts.progress = bars.clone();
+    let start = Instant::now();
+    let (mut solved, mut found) = (0u64, 0u64);
+    let result = build(opts, targets, |r| {
+        bars.done(r.positions);
+        if r.solved {
+            solved += r.positions;
+        } else {
+            found += r.positions;
         }
-    })?;
-    if let Some(e) = failed {
-        return Err(e.into());
+        let done = solved + found;
+        let elapsed = start.elapsed().as_secs_f64();
+        let left = if solved > 0 && done < total {
+            format!(
+                ", about {} left",
+                duration((total - done) as f64 * elapsed / solved as f64)
+            )
+        } else {
+            String::new()
+        };
+        bars.println(&format!(
+            "{} ({:.1}% of the positions{left})",
+            report_line(r),
+            100.0 * done as f64 / total.max(1) as f64
+        ));
+    });
+    bars.finish();
+    result?;
+    let bytes: u64 = sectors
+        .iter()
+        .filter_map(|&s| std::fs::metadata(opts.dir.join(file_name(&rules, s))).ok())
+        .map(|m| m.len())
+        .sum();
+    writeln!(
+        out,
+        "built {} sectors in {} files: {total} positions, {bytes} bytes, in {:.2} s ({} solved now)",
+        sectors.len(),
+        sectors.len(),
+        start.elapsed().as_secs_f64(),
+        solved
+    )?;
+    Ok(())
+}
+
+/// A duration for people: `42 s`, `17 min`, `2 h 05 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    if s < 120 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, s / 60 % 60)
+    }
+}
+
+/// The statistics line of one sector.
+fn stats_line(sector: Sector, positions: u64, s: &SectorStats) -> String {
+    format!(
+        "{sector} positions {positions} wins {} losses {} draws {} longest {} classes wins {} losses {} draws {}",
+        s.wins, s.losses, s.draws, s.longest, s.class_wins, s.class_losses, s.class_draws
+    )
+}
+
+/// Prints a Makefile that builds the plan's groups, each by one `morris tb build --no-deps`,
+/// with the files of the groups it reads as prerequisites. `make -j N` runs the independent
+/// groups side by side; `MORRIS`, `DIR` and `MEMORY` may be set on make's command line.
+fn write_makefile(
+    out: &mut impl Write,
+    variant: Variant,
+    plan: &Plan,
+    dir: &std::path::Path,
+) -> Result<(), Failure> {
+    let rules = variant.rules();
+    // A group is done when its last file appears: the files are written in the group's order.
+    let target = |group: &[Sector]| -> String {
+        let last = group.last().copied().unwrap_or(Sector::start(&rules));
+        format!("$(DIR)/{}", file_name(&rules, last))
+    };
+    let group_of = |s: Sector| -> Option<&Vec<Sector>> { plan.groups().find(|g| g.contains(&s)) };
+    writeln!(
+        out,
+        "# The tablebases of {variant}: one target per group of sectors."
+    )?;
+    writeln!(
+        out,
+        "# `make -j N -f FILE` builds the groups of a level side by side."
+    )?;
+    writeln!(out, "MORRIS ?= morris")?;
+    writeln!(out, "DIR ?= {}", dir.display())?;
+    writeln!(out, "MEMORY ?= 18432")?;
+    let all: Vec<String> = plan.groups().map(|g| target(g)).collect();
+    writeln!(out, "\n.PHONY: all\nall: {}\n", all.join(" "))?;
+    for group in plan.groups() {
+        let mut deps: Vec<String> = Vec::new();
+        for s in group {
+            for c in s.children(&rules) {
+                if group.contains(&c) {
+                    continue;
+                }
+                if let Some(g) = group_of(c) {
+                    let t = target(g);
+                    if !deps.contains(&t) {
+                        deps.push(t);
+                    }
+                }
+            }
+        }
+        writeln!(out, "{}: {}", target(group), deps.join(" "))?;
+        writeln!(
+            out,
+            "\t$(MORRIS) tb build --variant {} --sectors {} --no-deps --dir $(DIR) --memory $(MEMORY)\n",
+            variant.name(),
+            group[0]
+        )?;
     }
     Ok(())
 }
@@ -158,19 +298,19 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
             let mut opts = BuildOptions::new(common.variant.rules(), common.dir());
             opts.dependencies = !no_deps;
             opts.memory_limit = memory << 20;
-            opts.progress = true;
-            let start = Instant::now();
-            build_with_log(&opts, &targets)?;
-            writeln!(
-                out,
-                "done in {:.2} s, tables in {}",
-                start.elapsed().as_secs_f64(),
-                opts.dir.display()
-            )?;
+            build_with_log(&mut opts, &targets, out)?;
+            writeln!(out, "tables in {}", opts.dir.display())?;
         }
-        TbCommand::Plan { common, which } => {
+        TbCommand::Plan {
+            common,
+            which,
+            format,
+        } => {
             let rules = common.variant.rules();
             let plan = Plan::new(&rules, &which.targets(common.variant)?).map_err(Failure)?;
+            if format == PlanFormat::Make {
+                return write_makefile(out, common.variant, &plan, &common.dir());
+            }
             let (mut total, mut peak) = (0u64, 0u64);
             for (l, level) in plan.levels.iter().enumerate() {
                 for group in level {
@@ -194,19 +334,58 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
                 peak.div_ceil(1 << 20)
             )?;
         }
-        TbCommand::Stats { common, sector } => {
+        TbCommand::Stats {
+            common,
+            sector,
+            all,
+        } => {
             let rules = common.variant.rules();
-            if !sector.is_moving() {
-                return Err(Failure(format!(
-                    "sector {sector}: stats counts moving-phase sectors, written W-B"
-                )));
+            let tb = Tablebase::new(common.dir(), rules);
+            if all {
+                let plan = Plan::new(&rules, &[Sector::start(&rules)]).map_err(Failure)?;
+                let mut sum = SectorStats::default();
+                let (mut count, mut missing, mut positions) = (0, 0, 0u64);
+                for &s in plan.groups().flatten() {
+                    count += 1;
+                    match tb.table(s) {
+                        Ok(t) => {
+                            let st = t.file().stats();
+                            positions += t.index().len();
+                            sum = sum + st;
+                            writeln!(out, "{}", stats_line(s, t.index().len(), &st))?;
+                        }
+                        Err(TbError::Missing(_)) => {
+                            missing += 1;
+                            writeln!(out, "{s} missing")?;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                writeln!(
+                    out,
+                    "total sectors {count} missing {missing} positions {positions} wins {} losses {} draws {} classes wins {} losses {} draws {}",
+                    sum.wins,
+                    sum.losses,
+                    sum.draws,
+                    sum.class_wins,
+                    sum.class_losses,
+                    sum.class_draws
+                )?;
+                return Ok(());
             }
+            let Some(sector) = sector else {
+                return Err(Failure("give --sector W-B or --all".into()));
+            };
             sector.check(&rules).map_err(Failure)?;
-            let mut opts = BuildOptions::new(rules, common.dir());
-            opts.progress = true;
-            let tb = Tablebase::new(&opts.dir, rules);
             if !tb.has(sector) {
-                build_with_log(&opts, &[sector])?;
+                if !sector.is_moving() {
+                    return Err(Failure(format!(
+                        "sector {sector} is not built: run morris tb build --variant {} --sectors {sector}",
+                        common.variant.name()
+                    )));
+                }
+                let mut opts = BuildOptions::new(rules, common.dir());
+                build_with_log(&mut opts, &[sector], &mut std::io::sink())?;
                 tb.refresh();
             }
             let table = tb.table(sector)?;
@@ -216,6 +395,11 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
                 "sector {sector} of {}: {} classes stored",
                 common.variant,
                 table.index().len()
+            )?;
+            writeln!(
+                out,
+                "classes wins {} losses {} draws {}",
+                s.class_wins, s.class_losses, s.class_draws
             )?;
             writeln!(
                 out,
@@ -231,9 +415,29 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
                 writeln!(out, "{} {v}", ply.display(pos.board()))?;
             }
         }
-        TbCommand::Verify { common, sectors } => {
-            let tb = Tablebase::new(common.dir(), common.variant.rules());
-            let sectors = if sectors.is_empty() {
+        TbCommand::Verify {
+            common,
+            sectors,
+            full,
+        } => {
+            let rules = common.variant.rules();
+            let tb = Tablebase::new(common.dir(), rules);
+            let sectors = if full {
+                let plan = Plan::new(&rules, &[Sector::start(&rules)]).map_err(Failure)?;
+                let all: Vec<Sector> = plan.groups().flatten().copied().collect();
+                let missing: Vec<Sector> = all.iter().copied().filter(|&s| !tb.has(s)).collect();
+                if !missing.is_empty() {
+                    return Err(Failure(format!(
+                        "{} of the {} sectors of {} are not built (first {}): run morris tb build --variant {} --full",
+                        missing.len(),
+                        all.len(),
+                        common.variant,
+                        missing[0],
+                        common.variant.name()
+                    )));
+                }
+                all
+            } else if sectors.is_empty() {
                 tb.built_sectors()
             } else {
                 sectors
@@ -246,7 +450,10 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
                 )));
             }
             let start = Instant::now();
-            let n = verify(&tb, &sectors, true)?;
+            let bars = Bars::new();
+            let n = verify(&tb, &sectors, &bars);
+            bars.finish();
+            let n = n?;
             writeln!(
                 out,
                 "verified {n} positions in {} sectors in {:.2} s: all agree",
@@ -258,29 +465,45 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `morris solve`: solves a whole game, placing phase included.
+/// `morris solve`: the value of the start of a whole game. Three and Six Men's Morris are
+/// solved here and now (seconds); the larger games are read from tables built beforehand with
+/// `morris tb build --full`, and what is missing is named.
 pub fn solve(variant: Variant, dir: Option<PathBuf>, out: &mut impl Write) -> Result<(), Failure> {
-    if !matches!(variant, Variant::Three | Variant::Six) {
-        return Err(Failure(format!(
-            "solve takes three or six; {variant} is solved sector by sector with morris tb build (see the README)"
-        )));
-    }
     let rules = variant.rules();
     let start_sector = Sector::start(&rules);
     start_sector.check(&rules).map_err(Failure)?;
     let mut opts = BuildOptions::new(rules, dir.unwrap_or_else(default_dir));
-    opts.progress = true;
     let plan = Plan::new(&rules, &[start_sector]).map_err(Failure)?;
+    let all: Vec<Sector> = plan.groups().flatten().copied().collect();
+    let positions: u64 = all.iter().map(|&s| sector_len(&rules, s)).sum();
     writeln!(
         out,
-        "solving {variant}: {} groups of sectors in {} levels",
+        "solving {variant}: {} groups of {} sectors in {} levels, {positions} positions",
         plan.groups().count(),
+        all.len(),
         plan.levels.len()
     )?;
     out.flush()?;
     let start = Instant::now();
-    build_with_log(&opts, &[start_sector])?;
     let tb = Tablebase::new(&opts.dir, rules);
+    if matches!(variant, Variant::Three | Variant::Six) {
+        build_with_log(&mut opts, &[start_sector], out)?;
+        tb.refresh();
+    } else {
+        let missing: Vec<Sector> = all.iter().copied().filter(|&s| !tb.has(s)).collect();
+        if !missing.is_empty() {
+            let left: u64 = missing.iter().map(|&s| sector_len(&rules, s)).sum();
+            return Err(Failure(format!(
+                "{} of the {} sectors of {variant} are not built in {} ({left} positions, first {}): build them with morris tb build --variant {} --full (hours; it resumes where it stopped)",
+                missing.len(),
+                all.len(),
+                opts.dir.display(),
+                missing[0],
+                variant.name()
+            )));
+        }
+        writeln!(out, "every sector is built in {}", opts.dir.display())?;
+    }
     let value = tb.probe(&Position::new(rules))?;
     writeln!(out, "solved in {:.2} s", start.elapsed().as_secs_f64())?;
     let line = match value {

@@ -48,6 +48,8 @@ fn stats_builds_3_3_of_nine_and_prints_the_known_figures() {
         last_line(&out),
         "wins 2232160 losses 455648 draws 4112 longest 26"
     );
+    let classes = out.lines().rev().nth(1).unwrap();
+    assert!(classes.starts_with("classes wins "), "{out}");
     // A second time it reads the file.
     let again = ok(&morris(&["tb", "stats", "--sector", "3-3", "--dir", ds]));
     assert_eq!(last_line(&again), last_line(&out));
@@ -165,5 +167,149 @@ fn bad_tablebase_input_is_refused_with_one_error_line() {
             "{args:?}: {err}"
         );
     }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A build killed part-way resumes where it stopped: the files written are kept, the rest is
+/// built, and the tables then give the known value of the start.
+#[test]
+fn an_interrupted_build_resumes_where_it_stopped() {
+    let d = dir("resume");
+    let ds = d.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["tb", "build", "--variant", "six", "--full", "--dir", ds])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the first groups to be reported, then kill the build in the middle.
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+    let mut solved_before = 0;
+    for line in lines.by_ref() {
+        if line.unwrap().contains(" solved: ") {
+            solved_before += 1;
+            if solved_before == 5 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        solved_before, 5,
+        "the build reported fewer groups than expected"
+    );
+    let kept = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".mtb"))
+        .count();
+    assert!(kept >= 5, "only {kept} files kept");
+
+    let again = ok(&morris(&[
+        "tb",
+        "build",
+        "--variant",
+        "six",
+        "--full",
+        "--dir",
+        ds,
+    ]));
+    let built = again
+        .lines()
+        .filter(|l| l.contains(" already built"))
+        .count();
+    assert!(built >= 5, "{again}");
+    assert!(again.contains(" solved: "), "{again}");
+    assert!(last_line(&again).starts_with("tables in "), "{again}");
+    let summary = again
+        .lines()
+        .find(|l| l.starts_with("built "))
+        .expect("a summary");
+    assert!(
+        summary.contains(" positions, ") && summary.contains(" bytes"),
+        "{summary}"
+    );
+    let six = ok(&morris(&["solve", "--variant", "six", "--dir", ds]));
+    assert_eq!(last_line(&six), "value: draw");
+    // The whole game's statistics and its full verification.
+    let stats = ok(&morris(&[
+        "tb",
+        "stats",
+        "--all",
+        "--variant",
+        "six",
+        "--dir",
+        ds,
+    ]));
+    let total = last_line(&stats);
+    assert!(
+        total.starts_with("total sectors ") && total.contains(" missing 0 "),
+        "{stats}"
+    );
+    assert_eq!(
+        stats.lines().count() - 1,
+        total.split(' ').nth(2).unwrap().parse::<usize>().unwrap()
+    );
+    let verify = ok(&morris(&[
+        "tb",
+        "verify",
+        "--full",
+        "--variant",
+        "six",
+        "--dir",
+        ds,
+    ]));
+    assert!(last_line(&verify).ends_with("all agree"), "{verify}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// `morris tb plan --format make` gives a Makefile that `make -j 2` runs to the whole game.
+#[test]
+fn a_makefile_of_the_plan_builds_the_whole_game() {
+    let d = dir("make");
+    std::fs::create_dir_all(&d).unwrap();
+    let ds = d.to_str().unwrap();
+    let makefile = ok(&morris(&[
+        "tb",
+        "plan",
+        "--variant",
+        "three",
+        "--full",
+        "--format",
+        "make",
+        "--dir",
+        ds,
+    ]));
+    let path = d.join("Makefile");
+    std::fs::write(&path, &makefile).unwrap();
+    let make = Command::new("make")
+        .args(["-j", "2", "-f"])
+        .arg(&path)
+        .arg(format!("MORRIS={}", env!("CARGO_BIN_EXE_morris")))
+        .output()
+        .expect("make runs");
+    assert!(
+        make.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&make.stdout),
+        String::from_utf8_lossy(&make.stderr)
+    );
+    let solve = ok(&morris(&["solve", "--variant", "three", "--dir", ds]));
+    assert!(
+        !solve.contains(" solved: "),
+        "make left work undone: {solve}"
+    );
+    assert!(
+        last_line(&solve).starts_with("value: white wins in "),
+        "{solve}"
+    );
+    // Nothing is left to do: a second make runs no command.
+    let again = Command::new("make")
+        .args(["-q", "-f"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "make -q says work is left");
     std::fs::remove_dir_all(&d).ok();
 }

@@ -5,12 +5,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use morris_core::{Game, Position};
+use morris_core::{Game, Ply, Position};
 
 use crate::level::{self, Rng};
 use crate::limits::{EngineOptions, Info, Limits, SearchResult};
 use crate::ordering::{Heuristics, MAX_PLY, Picker};
-use crate::probe::{Probe, TbValue};
+use crate::probe::{Probe, TbValue, score_plies};
 use crate::score::Score;
 use crate::score::value::{INFINITE, is_mate, to_score};
 use crate::search::{RootMove, Shared, Worker, is_proven};
@@ -176,6 +176,8 @@ impl Engine {
                 (a, b) => a.or(b),
             },
             tb: self.tb.as_deref(),
+            placing_tables: self.options.level >= EngineOptions::MAX_LEVEL
+                && self.tb.as_ref().is_some_and(|t| t.holds_placing()),
             salt: rules_salt(&pos),
             prior: &prior,
             quiescence: profile.quiescence,
@@ -262,7 +264,8 @@ impl Engine {
             });
         }
         if let Some(tb) = shared.tb {
-            keep_table_best(pos, tb, &mut moves);
+            let strongest = self.options.level >= EngineOptions::MAX_LEVEL;
+            keep_table_best(pos, tb, strongest, &mut moves);
         }
         moves
     }
@@ -270,29 +273,72 @@ impl Engine {
 
 /// Where the tablebase holds every child of the root, keeps only the plies that are best by
 /// it: the shortest win, the longest resistance, a draw rather than a loss. The search then
-/// only chooses among perfect plies, however little time it has.
-fn keep_table_best(pos: &Position, tb: &dyn Probe, moves: &mut Vec<RootMove>) {
-    if pos.in_hand(pos.turn()) != 0 || pos.in_hand(!pos.turn()) != 0 {
+/// only chooses among perfect plies, however little time it has. Among plies that keep a
+/// draw, the strongest level keeps the one that sets the opponent the best traps
+/// ([`trap_weight`]), so that a fallible opponent can go wrong. Weaker levels use the tables
+/// only once the pieces are all placed, and choose freely among drawing plies.
+fn keep_table_best(pos: &Position, tb: &dyn Probe, strongest: bool, moves: &mut Vec<RootMove>) {
+    let placing = pos.in_hand(pos.turn()) != 0 || pos.in_hand(!pos.turn()) != 0;
+    if placing && !(strongest && tb.holds_placing()) {
         return;
     }
-    let mut keys = Vec::with_capacity(moves.len());
-    for m in moves.iter() {
-        let mut child = *pos;
-        child.play_unchecked(m.ply);
-        // The child's value is the opponent's: a loss there is a win here, sooner is better.
-        let key = match tb.probe(&child) {
-            Some(TbValue::Loss(d)) => i32::from(u16::MAX) - i32::from(d),
-            Some(TbValue::Draw) => 0,
-            Some(TbValue::Win(d)) => -i32::from(u16::MAX) + i32::from(d),
-            None => return,
-        };
-        keys.push(key);
-    }
-    let Some(&best) = keys.iter().max() else {
+    let Ok(scored) = score_plies(pos, |c| tb.probe(c).ok_or(())) else {
         return;
     };
-    let mut keys = keys.into_iter();
-    moves.retain(|_| keys.next() == Some(best));
+    let Some(&(_, best)) = scored.first() else {
+        return;
+    };
+    let mut keep: Vec<Ply> = scored
+        .iter()
+        .take_while(|&&(_, v)| v == best)
+        .map(|&(p, _)| p)
+        .collect();
+    if strongest && best == TbValue::Draw && keep.len() > 1 {
+        let weights: Vec<f64> = keep
+            .iter()
+            .map(|&p| trap_weight(&pos.after_unchecked(p), tb))
+            .collect();
+        let top = weights.iter().copied().fold(0.0, f64::max);
+        if top > 0.0 {
+            let mut w = weights.into_iter();
+            keep.retain(|_| w.next().is_some_and(|x| x >= top));
+        }
+    }
+    moves.retain(|m| keep.contains(&m.ply));
+}
+
+/// How likely the side to move in `pos`, a drawn position, is to go wrong: the share of its
+/// plies that lose, each weighted by how natural it looks (a softmax of the static evaluation
+/// of the position it reaches, 60 centipawns apart for a factor e). A ply that the evaluation
+/// likes and the tables call lost is the best trap. Zero when a ply cannot be probed.
+pub fn trap_weight(pos: &Position, tb: &dyn Probe) -> f64 {
+    const TEMPERATURE: f64 = 60.0;
+    let mut looks = Vec::new();
+    for ply in pos.legal_plies() {
+        let child = pos.after_unchecked(ply);
+        let value = match crate::probe::terminal_value(&child) {
+            Some(v) => v,
+            None => match tb.probe(&child) {
+                Some(v) => v,
+                None => return 0.0,
+            },
+        };
+        // The evaluation is the child's side's; the mover sees it negated.
+        let look = -f64::from(crate::eval::evaluate(&child));
+        looks.push((look, value.parent().wdl() == crate::probe::Wdl::Loss));
+    }
+    let Some(best) = looks.iter().map(|&(l, _)| l).reduce(f64::max) else {
+        return 0.0;
+    };
+    let (mut total, mut losing) = (0.0, 0.0);
+    for (look, loses) in looks {
+        let w = ((look - best) / TEMPERATURE).exp();
+        total += w;
+        if loses {
+            losing += w;
+        }
+    }
+    if total > 0.0 { losing / total } else { 0.0 }
 }
 
 /// What every thread's iterations share.

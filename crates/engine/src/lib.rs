@@ -37,9 +37,9 @@ use std::time::Duration;
 
 use morris_core::{Game, Ply};
 
-pub use engine::{Engine, MAX_DEPTH};
+pub use engine::{Engine, MAX_DEPTH, trap_weight};
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
-pub use probe::{Probe, TbValue};
+pub use probe::{Plies, Probe, TbValue, Wdl, score_plies, terminal_value};
 pub use protocol::{OpenTablebase, run_protocol};
 pub use score::Score;
 

@@ -36,6 +36,9 @@ pub(crate) struct Shared<'a> {
     pub prior: &'a [u64],
     /// Whether the quiescence search runs (weak levels turn it off).
     pub quiescence: bool,
+    /// Whether the tables are probed in the placing phase too (the strongest level, with
+    /// tables that hold it).
+    pub placing_tables: bool,
 }
 
 impl std::fmt::Debug for Shared<'_> {
@@ -217,7 +220,8 @@ impl<'a> Worker<'a> {
         }
 
         if let Some(tb) = self.sh.tb {
-            if pos.in_hand(pos.turn()) == 0 && pos.in_hand(!pos.turn()) == 0 {
+            let placing = pos.in_hand(pos.turn()) != 0 || pos.in_hand(!pos.turn()) != 0;
+            if !placing || self.sh.placing_tables {
                 if let Some(value) = tb.probe(pos) {
                     return match value {
                         TbValue::Win(d) => mate_in(ply + d as usize),

@@ -10,12 +10,13 @@ use morris_core::Rules;
 use crate::error::TbError;
 use crate::file::{SectorStats, write};
 use crate::index::SectorIndex;
+use crate::progress::{Progress, Silent};
 use crate::sector::{Plan, Sector};
 use crate::solve::{BYTES_PER_POSITION, BYTES_PER_QUEUE_ENTRY, GroupSolver, sector_stats};
 use crate::tables::Table;
 
 /// How to build.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct BuildOptions {
     /// The rules.
     pub rules: Rules,
@@ -25,12 +26,23 @@ pub struct BuildOptions {
     pub dependencies: bool,
     /// The most memory a group may use while it is solved, in bytes.
     pub memory_limit: u64,
-    /// Whether to draw progress bars on standard error.
-    pub progress: bool,
+    /// Where the steps of solving each group are reported.
+    pub progress: Arc<dyn Progress>,
+}
+
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("rules", &self.rules)
+            .field("dir", &self.dir)
+            .field("dependencies", &self.dependencies)
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
 }
 
 impl BuildOptions {
-    /// Options for `rules` and `dir`: dependencies built, progress bars off, memory up to
+    /// Options for `rules` and `dir`: dependencies built, progress unreported, memory up to
     /// three quarters of 24 GiB.
     pub fn new(rules: Rules, dir: impl Into<PathBuf>) -> BuildOptions {
         BuildOptions {
@@ -38,7 +50,7 @@ impl BuildOptions {
             dir: dir.into(),
             dependencies: true,
             memory_limit: 18 << 30,
-            progress: false,
+            progress: Arc::new(Silent),
         }
     }
 }
@@ -189,7 +201,7 @@ fn solve_group(
         rules: *rules,
         group: group.to_vec(),
         lower: &lower,
-        progress: opts.progress,
+        progress: &*opts.progress,
     };
     let values = solver.solve()?;
     let mut stats = Vec::new();

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
 
 use morris_core::{Position, Variant};
@@ -12,7 +13,6 @@ use crate::error::TbError;
 use crate::file::rules_bytes;
 use crate::sector::Sector;
 use crate::tables::Tablebase;
-use crate::value::Value;
 
 /// Every table in a folder, whatever the rules, as the engine probes them: a position whose
 /// sector is built is answered exactly, any other gets `None`.
@@ -26,6 +26,7 @@ use crate::value::Value;
 pub struct EngineTables {
     dir: PathBuf,
     by_rules: RwLock<HashMap<[u8; 8], Arc<Tablebase>>>,
+    placing: AtomicBool,
 }
 
 impl EngineTables {
@@ -45,10 +46,25 @@ impl EngineTables {
             &[Sector::moving(3, 3)],
             |_| {},
         )?;
+        let placing = AtomicBool::new(holds_placing(&dir));
         Ok(EngineTables {
             dir,
             by_rules: RwLock::new(HashMap::new()),
+            placing,
         })
+    }
+
+    /// Looks again for files built since the folder was opened (or found missing since).
+    pub fn refresh(&self) {
+        self.placing.store(holds_placing(&self.dir), Relaxed);
+        for tb in self
+            .by_rules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+        {
+            tb.refresh();
+        }
     }
 
     /// The folder.
@@ -74,19 +90,47 @@ impl EngineTables {
     }
 
     /// The exact value of a position, if its sector is built.
-    pub fn value(&self, pos: &Position) -> Option<Value> {
+    pub fn value(&self, pos: &Position) -> Option<TbValue> {
         self.tables(pos).probe(pos).ok()
     }
 }
 
 impl Probe for EngineTables {
     fn probe(&self, pos: &Position) -> Option<TbValue> {
-        Some(match self.value(pos)? {
-            Value::Win(d) => TbValue::Win(d),
-            Value::Loss(d) => TbValue::Loss(d),
-            Value::Draw => TbValue::Draw,
-        })
+        self.value(pos)
     }
+
+    fn holds_placing(&self) -> bool {
+        self.placing.load(Relaxed)
+    }
+
+    fn take_problems(&self) -> Vec<String> {
+        self.by_rules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .flat_map(|tb| tb.take_problems())
+            .collect()
+    }
+}
+
+/// Whether a folder has a file of a sector with pieces in hand.
+fn holds_placing(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            let name = e.file_name();
+            let Some(name) = name.to_str().and_then(|n| n.strip_suffix(".mtb")) else {
+                return false;
+            };
+            // `nine-2-3-1-1`: a variant's name, maybe a rules tag, then four counts.
+            let counts: Vec<&str> = name.rsplitn(5, '-').collect();
+            counts.len() == 5
+                && counts[..4].iter().all(|c| c.parse::<u8>().is_ok())
+                && (counts[0] != "0" || counts[1] != "0")
+        })
 }
 
 /// The factory the engine protocol takes for its tablebase folder setting.

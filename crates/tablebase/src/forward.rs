@@ -42,15 +42,7 @@ pub(crate) fn split(pos: &Position) -> (Sector, u32, u32) {
     (sector, pos.pieces(us).0, pos.pieces(them).0)
 }
 
-/// The value of a finished game for the side to move, `None` while the game goes on.
-pub(crate) fn terminal_value(pos: &Position) -> Option<Value> {
-    let outcome = pos.outcome()?;
-    Some(match outcome.winner {
-        None => Value::Draw,
-        Some(c) if c == pos.turn() => Value::Win(0),
-        Some(_) => Value::Loss(0),
-    })
-}
+pub(crate) use morris_engine::terminal_value;
 
 /// The value of a position by forward generation: a finished game's own value, else the best
 /// of the values `child` gives its successors, seen from this side one ply earlier.

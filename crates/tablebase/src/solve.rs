@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::{Progress, Step};
 use morris_core::{PlyList, Position, Rules};
 use rayon::prelude::*;
 
@@ -60,26 +60,6 @@ impl SmallSet {
     }
 }
 
-/// A progress bar on standard error, or a hidden one.
-pub(crate) fn progress_bar(enabled: bool, len: u64, message: String) -> ProgressBar {
-    {
-        let bar = if enabled {
-            let bar = ProgressBar::new(len);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{msg:28} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_message(message);
-        bar
-    }
-}
-
 /// One sector of the group being solved.
 struct Slot {
     index: SectorIndex,
@@ -106,7 +86,7 @@ pub(crate) struct GroupSolver<'a> {
     pub rules: Rules,
     pub group: Vec<Sector>,
     pub lower: &'a [(Sector, Arc<Table>)],
-    pub progress: bool,
+    pub progress: &'a dyn Progress,
 }
 
 /// How a successor is known at the start.
@@ -185,7 +165,7 @@ impl GroupSolver<'_> {
     /// Sectors with pieces in hand: every successor is in a sector solved before.
     fn direct(&self, slot: &Slot, names: &str) -> Result<(), TbError> {
         let len = slot.index.len();
-        let bar = progress_bar(self.progress, len, format!("{names} evaluate"));
+        let bar = Step::new(self.progress, len, format!("{names} evaluate"));
         let sector = slot.index.sector();
         (0..len as usize)
             .into_par_iter()
@@ -199,7 +179,7 @@ impl GroupSolver<'_> {
                 slot.values[i as usize].store(byte, Relaxed);
                 Ok::<_, TbError>(())
             })?;
-        bar.finish_and_clear();
+        drop(bar);
         Ok(())
     }
 
@@ -235,7 +215,7 @@ impl GroupSolver<'_> {
         }
         // Pending decisions by distance, as packed (slot, index) entries.
         let pending: Mutex<Vec<Vec<u32>>> = Mutex::new(Vec::new());
-        let bar = progress_bar(self.progress, total, format!("{names} initialise"));
+        let bar = Step::new(self.progress, total, format!("{names} initialise"));
         for (k, slot) in slots.iter().enumerate() {
             let combos = slot.index.len() / slot.index.classes().max(1) as u64;
             (0..slot.index.classes())
@@ -269,8 +249,8 @@ impl GroupSolver<'_> {
                     result
                 })?;
         }
-        bar.finish_and_clear();
-        let bar = progress_bar(self.progress, total, format!("{names} layers"));
+        drop(bar);
+        let bar = Step::new(self.progress, total, format!("{names} layers"));
         let overflow = AtomicBool::new(false);
         let mut frontier: Vec<u32> = Vec::new();
         let mut d: u16 = 1;
@@ -325,7 +305,7 @@ impl GroupSolver<'_> {
             frontier = next;
             d += 1;
         }
-        bar.finish_and_clear();
+        drop(bar);
         if overflow.load(Relaxed) {
             return Err(TbError::TooLong(self.group[0]));
         }

@@ -322,13 +322,6 @@ impl Tablebase {
     ///
     /// As [`Tablebase::probe`] for any child.
     pub fn probe_plies(&self, pos: &Position) -> Result<Vec<(morris_core::Ply, Value)>, TbError> {
-        let mut out = Vec::new();
-        for ply in pos.legal_plies() {
-            let mut child = *pos;
-            child.play_unchecked(ply);
-            out.push((ply, self.probe(&child)?.parent()));
-        }
-        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        Ok(out)
+        morris_engine::score_plies(pos, |c| self.probe(c))
     }
 }

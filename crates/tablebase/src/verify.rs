@@ -6,8 +6,8 @@ use crate::error::TbError;
 use crate::file::BLOCK;
 use crate::forward::{make_position, value_from_children};
 use crate::index::SectorIndex;
+use crate::progress::{Progress, Step};
 use crate::sector::Sector;
-use crate::solve::progress_bar;
 use crate::tables::Tablebase;
 use crate::value::decode;
 
@@ -22,14 +22,14 @@ use crate::value::decode;
 ///
 /// [`TbError::Mismatch`] at the first disagreement, and the errors of opening the files the
 /// sectors and their successors need.
-pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: bool) -> Result<u64, TbError> {
+pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<u64, TbError> {
     let mut checked = 0;
     for &sector in sectors {
         let table = tb.table(sector)?;
         let index = table.index();
         let file = table.file();
         let len = index.len();
-        let bar = progress_bar(progress, len, format!("verify {sector}"));
+        let bar = Step::new(progress, len, format!("verify {sector}"));
         checked += (0..file.blocks())
             .into_par_iter()
             .try_fold(
@@ -48,7 +48,7 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: bool) -> Result<u64,
                 },
             )
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
-        bar.finish_and_clear();
+        drop(bar);
     }
     Ok(checked)
 }

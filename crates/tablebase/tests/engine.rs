@@ -70,3 +70,70 @@ fn the_engine_plays_the_three_against_three_endgame_perfectly() {
     assert!(checked >= 10 && wins > 0, "{checked} {wins} {losses}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// With the whole of Six Men's Morris built (a draw from the start), the strongest level keeps
+/// the draw from the start and, among the plies that keep it, plays one that sets the opponent
+/// the best traps; a weaker level still plays the placing phase by its own search.
+#[test]
+fn among_drawing_plies_the_engine_sets_the_best_traps() {
+    let dir = temp_dir("engine-traps");
+    let rules = Variant::Six.rules();
+    morris_tablebase::build(
+        &morris_tablebase::BuildOptions::new(rules, &dir),
+        &[Sector::start(&rules)],
+        |_| {},
+    )
+    .unwrap();
+    let tables = Arc::new(EngineTables::open(&dir).unwrap());
+    assert!(tables.holds_placing());
+    let probe = tables.clone() as Arc<dyn Probe>;
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        seed: Some(1),
+        ..EngineOptions::default()
+    });
+    engine.set_tablebase(Some(probe.clone()));
+    // Play a game of the engine against itself, placing phase and after: every ply keeps the
+    // draw and sets traps at least as good as any other drawing ply.
+    let mut game = Game::new(morris_core::Position::start(Variant::Six));
+    let mut differed = 0;
+    for _ in 0..24 {
+        let pos = *game.position();
+        if game.outcome().is_some() {
+            break;
+        }
+        assert_eq!(tables.value(&pos), Some(Value::Draw), "{pos}");
+        let weights: Vec<f64> = morris_engine::score_plies(&pos, |c| tables.value(c).ok_or(()))
+            .unwrap()
+            .into_iter()
+            .filter(|&(_, v)| v == Value::Draw)
+            .map(|(p, _)| morris_engine::trap_weight(&pos.after_unchecked(p), &*probe))
+            .collect();
+        let top = weights.iter().copied().fold(0.0, f64::max);
+        if weights.iter().any(|&w| w < top) {
+            differed += 1;
+        }
+        let best = engine
+            .search(&game, &Limits::depth(2), &mut |_| {})
+            .best
+            .unwrap();
+        let child = pos.after_unchecked(best);
+        assert_eq!(
+            tables.value(&child),
+            Some(Value::Draw),
+            "{pos}: gave away the draw"
+        );
+        let weight = morris_engine::trap_weight(&child, &*probe);
+        assert!(
+            weight >= top,
+            "{pos}: {} sets traps of weight {weight}, the best is {top}",
+            best.display(pos.board())
+        );
+        game.play(best).unwrap();
+    }
+    assert!(
+        differed > 3,
+        "only {differed} positions had a choice of traps"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

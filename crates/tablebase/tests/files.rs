@@ -92,3 +92,50 @@ fn a_file_damaged_in_use_is_reported_once_and_not_reopened() {
     assert!(positions.iter().all(|p| tb.probe(p).is_ok()));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The counts over symmetry classes in a file's header agree with a naive count: every
+/// placement of the sector, grouped by the core's canonical form, each group counted once.
+#[test]
+fn class_counts_agree_with_a_naive_count_over_all_placements() {
+    let dir = temp_dir("classes");
+    for (variant, sector) in [
+        (Variant::Six, Sector::moving(4, 3)),
+        (Variant::Three, Sector::moving(3, 3)),
+        (Variant::Nine, Sector::moving(3, 3)),
+    ] {
+        let rules = variant.rules();
+        build(&BuildOptions::new(rules, &dir), &[sector], |_| {}).unwrap();
+        let tb = Tablebase::new(&dir, rules);
+        let stats = tb.table(sector).unwrap().file().stats();
+        let mut seen = std::collections::HashSet::new();
+        let (mut wins, mut losses, mut draws) = (0u64, 0u64, 0u64);
+        let (mut all_wins, mut all_losses, mut all_draws) = (0u64, 0u64, 0u64);
+        for pos in common::all_positions(&rules, sector) {
+            let value = tb.probe(&pos).unwrap();
+            match value {
+                morris_tablebase::Value::Win(_) => all_wins += 1,
+                morris_tablebase::Value::Loss(_) => all_losses += 1,
+                morris_tablebase::Value::Draw => all_draws += 1,
+            }
+            if !seen.insert(pos.canonical().0) {
+                continue;
+            }
+            match value {
+                morris_tablebase::Value::Win(_) => wins += 1,
+                morris_tablebase::Value::Loss(_) => losses += 1,
+                morris_tablebase::Value::Draw => draws += 1,
+            }
+        }
+        assert_eq!(
+            (stats.class_wins, stats.class_losses, stats.class_draws),
+            (wins, losses, draws),
+            "{variant} {sector}"
+        );
+        assert_eq!(
+            (stats.wins, stats.losses, stats.draws),
+            (all_wins, all_losses, all_draws),
+            "{variant} {sector}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

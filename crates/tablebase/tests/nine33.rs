@@ -28,7 +28,7 @@ fn nine_3_3_has_the_known_figures() {
         (2_232_160, 455_648, 4_112, 26)
     );
     let t = std::time::Instant::now();
-    assert!(verify(&tb, &[Sector::moving(3, 3)], false).unwrap() > 0);
+    assert!(verify(&tb, &[Sector::moving(3, 3)], &morris_tablebase::Silent).unwrap() > 0);
     eprintln!("verified in {:?}", t.elapsed());
     std::fs::remove_dir_all(&dir).ok();
 }

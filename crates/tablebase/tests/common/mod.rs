@@ -46,12 +46,9 @@ pub fn position(rules: &Rules, sector: Sector, us: u32, them: u32) -> Option<Pos
 pub fn all_positions(rules: &Rules, sector: Sector) -> Vec<Position> {
     let n = rules.board().len() as u32;
     let mut out = Vec::new();
-    for us in 0u32..(1 << n) {
-        if us.count_ones() != u32::from(sector.us) {
-            continue;
-        }
-        for them in 0u32..(1 << n) {
-            if them & us != 0 || them.count_ones() != u32::from(sector.them) {
+    for us in sets(n, u32::from(sector.us)) {
+        for them in sets(n, u32::from(sector.them)) {
+            if them & us != 0 {
                 continue;
             }
             if let Some(p) = position(rules, sector, us, them) {
@@ -60,6 +57,23 @@ pub fn all_positions(rules: &Rules, sector: Sector) -> Vec<Position> {
         }
     }
     out
+}
+
+/// Every set of `k` of the points `0..n`, in increasing order of bit pattern.
+pub fn sets(n: u32, k: u32) -> impl Iterator<Item = u32> {
+    let first = if k == 0 { 0 } else { u32::MAX >> (32 - k) };
+    let limit = 1u64 << n;
+    std::iter::successors(Some(first), move |&s| {
+        if s == 0 {
+            return None;
+        }
+        // The next set of as many points (Gosper's hack).
+        let low = s & s.wrapping_neg();
+        let ripple = u64::from(s) + u64::from(low);
+        let next = ripple | (((u64::from(s) ^ ripple) >> 2) / u64::from(low));
+        (next < limit).then_some(next as u32)
+    })
+    .take_while(move |&s| u64::from(s) < limit)
 }
 
 type Key = (u32, u32, u8, u8, bool);
