@@ -52,6 +52,9 @@ enum Command {
     },
     /// Plays engine against engine through the protocol and reports the Elo difference.
     Match(crate::matches::MatchArgs),
+    /// Measures the engine against the tablebases: the share of its plies that throw away
+    /// value, by phase and pieces; the last line is `accuracy P% lost-value N of M`.
+    Accuracy(crate::accuracy::AccuracyArgs),
     /// Tablebases: build, plan, stats, probe, verify.
     #[command(subcommand)]
     Tb(crate::tb::TbCommand),
@@ -171,6 +174,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Engine => {}
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
         Command::Match(args) => crate::matches::run(&args, &mut out)?,
+        Command::Accuracy(args) => crate::accuracy::run(&args, &mut out)?,
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
         Command::Play(args) => {

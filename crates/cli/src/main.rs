@@ -1,5 +1,6 @@
 //! The `morris` command line.
 
+mod accuracy;
 mod bars;
 mod bench;
 mod cli;

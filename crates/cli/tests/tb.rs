@@ -313,3 +313,41 @@ fn a_makefile_of_the_plan_builds_the_whole_game() {
     assert_eq!(again.status.code(), Some(0), "make -q says work is left");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `morris accuracy` on the tables of Six Men's Morris: a report by phase and pieces, and the
+/// last line in its stable form.
+#[test]
+fn accuracy_reports_the_share_of_plies_that_lose_value() {
+    let d = dir("accuracy");
+    let ds = d.to_str().unwrap();
+    ok(&morris(&["solve", "--variant", "six", "--dir", ds]));
+    let out = ok(&morris(&[
+        "accuracy",
+        "--variant",
+        "six",
+        "--positions",
+        "6",
+        "--movetime",
+        "10",
+        "--level",
+        "2",
+        "--tablebases",
+        ds,
+    ]));
+    let last = last_line(&out);
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 6, "{out}");
+    assert_eq!(
+        (words[0], words[2], words[4], words[5]),
+        ("accuracy", "lost-value", "of", "6"),
+        "{out}"
+    );
+    let lost: usize = words[3].parse().unwrap();
+    let share: f64 = words[1].strip_suffix('%').unwrap().parse().unwrap();
+    assert!(
+        (share - 100.0 * (6 - lost) as f64 / 6.0).abs() < 0.06,
+        "{out}"
+    );
+    assert!(out.contains("phase "), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}

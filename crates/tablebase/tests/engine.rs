@@ -137,3 +137,64 @@ fn among_drawing_plies_the_engine_sets_the_best_traps() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The accuracy measure on the whole of Six Men's Morris: a ply that gives the draw away is
+/// judged a loss of value and the best is not; the engine with the tables loses no value, and
+/// a weak level without them loses some.
+#[test]
+fn accuracy_is_judged_by_the_tables() {
+    use morris_engine::accuracy::{is_a_test, judge, measure, sample_positions};
+    let dir = temp_dir("accuracy");
+    let rules = Variant::Six.rules();
+    morris_tablebase::build(
+        &morris_tablebase::BuildOptions::new(rules, &dir),
+        &[Sector::start(&rules)],
+        |_| {},
+    )
+    .unwrap();
+    let tables = Arc::new(EngineTables::open(&dir).unwrap()) as Arc<dyn Probe>;
+    let positions = sample_positions(Variant::Six, &*tables, 12, 7, 200);
+    assert_eq!(positions.len(), 12);
+    for pos in &positions {
+        assert!(is_a_test(pos, &*tables));
+        let scored = morris_engine::score_plies(pos, |c| tables.probe(c).ok_or(())).unwrap();
+        let (best, worst) = (scored[0], scored[scored.len() - 1]);
+        let good = judge(pos, best.0, &*tables).unwrap();
+        assert!(!good.lost_value() && good.value == best.1, "{pos}");
+        let bad = judge(pos, worst.0, &*tables).unwrap();
+        assert!(bad.lost_value() && bad.steps_lost() >= 1, "{pos}");
+    }
+    let perfect = EngineOptions {
+        hash_mb: 1,
+        ..EngineOptions::default()
+    };
+    let judged = measure(
+        &positions,
+        &perfect,
+        std::time::Duration::from_millis(20),
+        &*tables,
+        Some(tables.clone()),
+        |_, _| {},
+    );
+    assert_eq!(judged.len(), positions.len());
+    assert!(judged.iter().all(|j| !j.lost_value()), "{judged:?}");
+    let weak = EngineOptions {
+        hash_mb: 1,
+        level: 1,
+        seed: Some(3),
+        ..EngineOptions::default()
+    };
+    let judged = measure(
+        &positions,
+        &weak,
+        std::time::Duration::from_millis(5),
+        &*tables,
+        None,
+        |_, _| {},
+    );
+    assert!(
+        judged.iter().any(|j| j.lost_value()),
+        "level 1 lost no value"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
