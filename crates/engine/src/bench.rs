@@ -80,6 +80,7 @@ pub fn run_bench(depth: u32, on_line: &mut dyn FnMut(&BenchLine)) -> BenchReport
         level: EngineOptions::MAX_LEVEL,
         multi_pv: 1,
         seed: Some(1),
+        contempt: EngineOptions::DEFAULT_CONTEMPT,
     });
     let mut lines = Vec::new();
     let mut nodes = 0;

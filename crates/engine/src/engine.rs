@@ -176,6 +176,7 @@ impl Engine {
                 (a, b) => a.or(b),
             },
             tb: self.tb.as_deref(),
+            draw_value: -self.contempt(&pos),
             placing_tables: self.options.level >= EngineOptions::MAX_LEVEL
                 && self.tb.as_ref().is_some_and(|t| t.holds_placing()),
             salt: rules_salt(&pos),
@@ -243,6 +244,21 @@ impl Engine {
             pv: best.pv,
             root,
         }
+    }
+
+    /// The contempt for draws by the rules in a search of `pos`: the option scaled by the
+    /// level, and none where the tables say the position is a draw anyway.
+    fn contempt(&self, pos: &Position) -> i32 {
+        let c = self.options.contempt * i32::from(self.options.level)
+            / i32::from(EngineOptions::MAX_LEVEL);
+        if c != 0 {
+            if let Some(tb) = &self.tb {
+                if tb.probe(pos) == Some(TbValue::Draw) {
+                    return 0;
+                }
+            }
+        }
+        c
     }
 
     /// The root plies in a first order: the table's ply, removals, blocks, history.

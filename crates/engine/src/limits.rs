@@ -23,6 +23,11 @@ pub struct EngineOptions {
     /// The seed of the random choices (opening variety, weaker levels); `None` takes a new one
     /// for every game.
     pub seed: Option<u64>,
+    /// How much the engine dislikes a draw by repetition or by the N-move rule, in centipawns
+    /// at full strength (weaker levels scale it down): it avoids such draws unless its
+    /// position is worse by more than this. 0 takes them as even; the tables' draws are never
+    /// avoided.
+    pub contempt: i32,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +38,7 @@ impl Default for EngineOptions {
             level: 10,
             multi_pv: 1,
             seed: None,
+            contempt: Self::DEFAULT_CONTEMPT,
         }
     }
 }
@@ -44,6 +50,10 @@ impl EngineOptions {
     pub const MAX_THREADS: usize = 256;
     /// The strongest level.
     pub const MAX_LEVEL: u8 = 10;
+    /// The contempt at full strength unless set otherwise, in centipawns.
+    pub const DEFAULT_CONTEMPT: i32 = 25;
+    /// The largest contempt, in centipawns, either way.
+    pub const MAX_CONTEMPT: i32 = 500;
 
     /// The options brought into their ranges: hash 1 to [`Self::MAX_HASH_MB`], threads 1 to
     /// [`Self::MAX_THREADS`], level 1 to 10, multi-PV at least 1.
@@ -53,6 +63,7 @@ impl EngineOptions {
         self.threads = self.threads.clamp(1, Self::MAX_THREADS);
         self.level = self.level.clamp(1, Self::MAX_LEVEL);
         self.multi_pv = self.multi_pv.max(1);
+        self.contempt = self.contempt.clamp(-Self::MAX_CONTEMPT, Self::MAX_CONTEMPT);
         self
     }
 }

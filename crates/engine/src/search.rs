@@ -36,6 +36,9 @@ pub(crate) struct Shared<'a> {
     pub prior: &'a [u64],
     /// Whether the quiescence search runs (weak levels turn it off).
     pub quiescence: bool,
+    /// The value of a draw by the game's rules (repetition, N-move rule) for the side to move
+    /// at the root: minus the contempt.
+    pub draw_value: i32,
     /// Whether the tables are probed in the placing phase too (the strongest level, with
     /// tables that hold it).
     pub placing_tables: bool,
@@ -163,7 +166,12 @@ impl<'a> Worker<'a> {
             });
         }
         if pos.n_move_limit_reached() || self.is_repetition(pos, ply) {
-            return Some(0);
+            // The root's side moves at even plies.
+            return Some(if ply % 2 == 0 {
+                self.sh.draw_value
+            } else {
+                -self.sh.draw_value
+            });
         }
         None
     }

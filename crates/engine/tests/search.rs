@@ -110,7 +110,11 @@ fn repetition_counts_the_games_history() {
     assert!(fresh.score < Score::Cp(-30), "{fresh:?}");
     assert_ne!(fresh.best, Some(b_back));
     assert_eq!(with_history.best, Some(b_back), "{with_history:?}");
-    assert_eq!(with_history.score, Score::Cp(0));
+    // The draw is worth minus the contempt to the side that takes it.
+    assert_eq!(
+        with_history.score,
+        Score::Cp(-EngineOptions::DEFAULT_CONTEMPT)
+    );
     g.play(b_back).unwrap();
     assert!(g.outcome().is_some());
     without_history.play(b_back).unwrap();
@@ -202,4 +206,55 @@ fn a_seed_makes_levels_reproducible_and_openings_vary() {
         let choices: std::collections::HashSet<_> = (0..12).map(|seed| play(level, seed)).collect();
         assert!(choices.len() > 1, "level {level} always opens the same way");
     }
+}
+
+/// A game of nine after its placing phase (no removal) with Black to move, where Black's
+/// `c5-d5` repeats the position a third time, a draw; with `remove`, Black has one piece less
+/// (on that point), so that Black stands worse.
+fn repetition_offered(remove: Option<&str>) -> Game {
+    let placing = "d2 b4 d6 f4 a4 d7 c4 d5 e4 d3 g7 d1 a7 a1 g1 g4 e5 f6";
+    let mut pos = Position::start(Variant::Nine);
+    for ply in placing.split_whitespace() {
+        pos = pos.play_text(ply).unwrap();
+    }
+    if let Some(point) = remove {
+        let mut setup = pos.to_setup();
+        let p = pos.board().point(point).unwrap();
+        let black = setup.pieces.get_mut(morris_core::Color::Black);
+        *black &= !morris_core::Bitboard::from(p);
+        pos = setup.into_position().unwrap();
+    }
+    let mut game = Game::new(pos);
+    for ply in "d6-b6 d5-c5 b6-d6 c5-d5 d6-b6 d5-c5 b6-d6".split_whitespace() {
+        game.play_text(ply).unwrap();
+    }
+    game
+}
+
+fn reply(game: &Game, contempt: i32) -> String {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 4,
+        contempt,
+        ..EngineOptions::default()
+    });
+    let ply = engine
+        .search(game, &Limits::depth(6), &mut |_| {})
+        .best
+        .unwrap();
+    ply.display(game.position().board()).to_string()
+}
+
+#[test]
+fn contempt_avoids_a_repetition_when_level_and_takes_it_when_worse() {
+    let level = repetition_offered(None);
+    let mut repeated = level.clone();
+    repeated.play_text("c5-d5").unwrap();
+    assert!(repeated.outcome().is_some(), "c5-d5 must end the game");
+    // Without contempt the draw is as good as anything and taken; with it, Black plays on.
+    assert_eq!(reply(&level, 0), "c5-d5");
+    assert_ne!(reply(&level, EngineOptions::DEFAULT_CONTEMPT), "c5-d5");
+    // A piece down, Black takes the draw even with contempt.
+    let worse = repetition_offered(Some("a1"));
+    assert_eq!(reply(&worse, EngineOptions::DEFAULT_CONTEMPT), "c5-d5");
+    assert_eq!(reply(&worse, 0), "c5-d5");
 }

@@ -81,6 +81,7 @@ impl Computer {
             level,
             multi_pv,
             seed: Some(seed),
+            ..EngineOptions::default()
         });
         engine.set_tablebase(self.tablebase.clone());
         engine

@@ -237,6 +237,7 @@ impl Session {
             format!("option name Hash type spin default {} min 1 max {}", o.hash_mb, EngineOptions::MAX_HASH_MB),
             format!("option name MultiPV type spin default {} min 1 max 1000", o.multi_pv),
             "option name Seed type spin default 0 min 0 max 9223372036854775807".to_string(),
+            format!("option name Contempt type spin default {} min 0 max {}", o.contempt, EngineOptions::MAX_CONTEMPT),
             "option name TablebasePath type string default <empty>".to_string(),
             "uciok".to_string(),
         ];
@@ -282,6 +283,9 @@ impl Session {
                 spin(1, EngineOptions::MAX_HASH_MB as u64).map(|n| options.hash_mb = n as usize)
             }
             "multipv" => spin(1, 1000).map(|n| options.multi_pv = n as usize),
+            "contempt" => {
+                spin(0, EngineOptions::MAX_CONTEMPT as u64).map(|n| options.contempt = n as i32)
+            }
             "seed" => spin(0, i64::MAX as u64).map(|n| options.seed = (n != 0).then_some(n)),
             "tablebasepath" | "tablebase" => {
                 let path = value.trim();
