@@ -3,6 +3,11 @@
 //! [`run_protocol`] reads commands on its own thread, so that `isready`, `stop` and `quit`
 //! are answered while a search runs, and writes answers line by line. A bad command never
 //! ends it: it answers `info string error: …` and keeps its previous state.
+//!
+//! The reading thread itself raises the stop flag of every search asked for so far when it
+//! reads `stop` or `quit` or comes to the end of the input, so that a search ends even when
+//! other commands wait before the `stop` (they wait for the search to end) and even when the
+//! search has not started yet.
 
 mod command;
 
@@ -53,13 +58,40 @@ impl Output {
 /// What the reader thread hands the loop.
 enum Event {
     Line(String),
+    /// A `go` line with the stop flag of the search it asks for.
+    Go(String, Arc<AtomicBool>),
     TooLong,
     End,
+}
+
+/// The stop flags of the searches asked for and not yet stopped, kept by the reader thread.
+#[derive(Default)]
+struct Searches {
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Searches {
+    /// A flag for the search of a new `go`.
+    fn add(&mut self) -> Arc<AtomicBool> {
+        // A flag that only this list holds belongs to a search that is over.
+        self.flags.retain(|flag| Arc::strong_count(flag) > 1);
+        let flag = Arc::new(AtomicBool::new(false));
+        self.flags.push(Arc::clone(&flag));
+        flag
+    }
+
+    /// Stops every search asked for so far, running or still waiting to start.
+    fn stop_all(&mut self) {
+        for flag in self.flags.drain(..) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
+        let mut searches = Searches::default();
         loop {
             let mut line = Vec::new();
             let mut too_long = false;
@@ -90,12 +122,24 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
             let event = if too_long {
                 Event::TooLong
             } else {
-                Event::Line(String::from_utf8_lossy(&line).into_owned())
+                let text = String::from_utf8_lossy(&line).into_owned();
+                match verb(&text).to_ascii_lowercase().as_str() {
+                    "go" => {
+                        let flag = searches.add();
+                        Event::Go(text, flag)
+                    }
+                    "stop" | "quit" => {
+                        searches.stop_all();
+                        Event::Line(text)
+                    }
+                    _ => Event::Line(text),
+                }
             };
             if (!line.is_empty() || too_long || !ended) && tx.send(event).is_err() {
                 return;
             }
             if ended {
+                searches.stop_all();
                 let _ = tx.send(Event::End);
                 return;
             }
@@ -107,7 +151,8 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
 /// A search running on its own thread; it hands the engine back when done.
 struct Running {
     stop: Arc<AtomicBool>,
-    infinite: bool,
+    /// It does not end by itself: `go infinite`, or `go` without any limit.
+    endless: bool,
     handle: JoinHandle<Engine>,
 }
 
@@ -123,8 +168,9 @@ struct Session {
 }
 
 /// Speaks the engine protocol: reads commands from `input` (on its own thread) and writes the
-/// answers to `output`, until `quit` or the end of the input. A search still running at the
-/// end of the input finishes first (an infinite one is stopped).
+/// answers to `output`, until `quit` or the end of the input. `stop`, `quit` and the end of the
+/// input end a running search at once, even with other commands waiting before them, and its
+/// `bestmove` is written before the function returns.
 ///
 /// `open_tablebase` opens the folder given by `setoption name TablebasePath value DIR`.
 pub fn run_protocol(
@@ -149,12 +195,16 @@ pub fn run_protocol(
     loop {
         let line = match events.recv() {
             Ok(Event::Line(line)) => line,
+            Ok(Event::Go(line, stop)) => {
+                session.go_line(&line, stop);
+                continue;
+            }
             Ok(Event::TooLong) => {
                 session.out.error("the line is too long");
                 continue;
             }
             Ok(Event::End) | Err(_) => {
-                session.finish(false);
+                session.finish(true);
                 return;
             }
         };
@@ -165,11 +215,16 @@ pub fn run_protocol(
     }
 }
 
+/// The first word of a line: the command.
+fn verb(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
 impl Session {
     /// Handles one line; `false` to quit.
     ///
     /// A command that changes the state waits for a running search to end by itself (an
-    /// infinite one is stopped), so that commands sent ahead are taken in order.
+    /// endless one is stopped), so that commands sent ahead are taken in order.
     fn command(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((first, args)) = words.split_first() else {
@@ -200,13 +255,7 @@ impl Session {
                     Err(e) => self.out.error(&e),
                 }
             }
-            "go" => {
-                self.finish(false);
-                match parse_go(args) {
-                    Ok(limits) => self.go(limits),
-                    Err(e) => self.out.error(&e),
-                }
-            }
+            "go" => self.go_line(line, Arc::new(AtomicBool::new(false))),
             "d" => {
                 let pos = self.game.position();
                 for row in draw_board(pos).lines() {
@@ -320,8 +369,17 @@ impl Session {
         }
     }
 
-    fn go(&mut self, mut limits: Limits) {
-        let stop = Arc::new(AtomicBool::new(false));
+    /// Carries out a `go` line; `stop` is the flag that ends its search.
+    fn go_line(&mut self, line: &str, stop: Arc<AtomicBool>) {
+        self.finish(false);
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        match parse_go(&words) {
+            Ok(limits) => self.go(limits, stop),
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>) {
         limits.stop = Arc::clone(&stop);
         let mut engine = self
             .engine
@@ -329,7 +387,11 @@ impl Session {
             .unwrap_or_else(|| Engine::new(EngineOptions::default()));
         let game = self.game.clone();
         let out = self.out.clone();
-        let infinite = limits.infinite;
+        let endless = limits.infinite
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && limits.clock.is_none());
         let multi = engine.options().multi_pv > 1;
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -353,7 +415,7 @@ impl Session {
             Ok(handle) => {
                 self.running = Some(Running {
                     stop,
-                    infinite,
+                    endless,
                     handle,
                 });
             }
@@ -362,12 +424,12 @@ impl Session {
     }
 
     /// Ends the running search, if any: at once when `now`, else when it ends by itself
-    /// (an infinite search is stopped all the same).
+    /// (an endless search is stopped all the same).
     fn finish(&mut self, now: bool) {
         let Some(running) = self.running.take() else {
             return;
         };
-        if now || running.infinite {
+        if now || running.endless {
             running.stop.store(true, Ordering::Relaxed);
         }
         match running.handle.join() {
