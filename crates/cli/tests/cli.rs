@@ -280,6 +280,28 @@ fn bad_input_exits_with_status_2_and_one_error_line() {
     );
 }
 
+#[test]
+fn perft_refuses_a_depth_beyond_its_bound() {
+    for args in [
+        vec!["perft", "--depth", "10000"],
+        vec!["perft", "--depth", "257", "--divide"],
+        vec!["perft", "--depth", "4294967295", "--variant", "three"],
+    ] {
+        let message = assert_refused(&args);
+        assert!(message.contains("at most 256"), "{args:?}: {message}");
+    }
+    // The bound itself is counted: here White has two pieces left, so the game is over.
+    let finished = "W../.../.../....../.../BBB/..W b 0 0 0 20";
+    let out = stdout(&morris(&[
+        "perft",
+        "--depth",
+        "256",
+        "--position",
+        finished,
+    ]));
+    assert_eq!(out, "0\n");
+}
+
 #[cfg(unix)]
 #[test]
 fn arguments_that_are_not_utf8_are_refused() {
