@@ -30,6 +30,7 @@ mod probe;
 mod protocol;
 mod score;
 mod search;
+pub mod text;
 mod time;
 mod tt;
 

@@ -8,6 +8,7 @@
 use std::io::{self, BufRead, Write};
 
 use morris_core::{Color, Game, Position, draw_board};
+use morris_engine::text::{Line, read_line};
 
 use crate::record;
 use crate::setup::{Seat, Settings, take_back};
@@ -18,8 +19,13 @@ The board shows W for a White piece, B for a Black piece and . for an empty poin
 Type a ply: d6 places a piece, f2-f4 moves one, f2-f4xd5 also removes the piece on d5.
 Commands: moves (the legal plies), board, undo, hint, new, save FILE, resign, quit, help.";
 
+/// The longest line read, in bytes; a longer one is dropped with an error.
+const MAX_LINE: usize = 4096;
+
 /// Plays a game on `input` and `output` until it ends, the player quits, or the input ends.
-/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal).
+/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal). A line
+/// that is not UTF-8 text, or longer than 4096 bytes (never held whole), is answered with one
+/// `error:` line and play goes on.
 ///
 /// # Errors
 ///
@@ -64,7 +70,7 @@ fn pieces_line(pos: &Position, color: Color) -> String {
 }
 
 impl<W: Write> Plain<W> {
-    fn play(&mut self, input: impl BufRead, interactive: bool) -> io::Result<()> {
+    fn play(&mut self, mut input: impl BufRead, interactive: bool) -> io::Result<()> {
         let variant = self.game.position().rules().variant;
         writeln!(
             self.out,
@@ -75,7 +81,6 @@ impl<W: Write> Plain<W> {
         )?;
         writeln!(self.out, "{HELP}")?;
         self.show()?;
-        let mut lines = input.lines();
         loop {
             if self.game.outcome().is_some() {
                 break;
@@ -96,8 +101,19 @@ impl<W: Write> Plain<W> {
                 write!(self.out, "> ")?;
             }
             self.out.flush()?;
-            let Some(line) = lines.next().transpose()? else {
-                break;
+            let line = match read_line(&mut input, MAX_LINE)? {
+                None => break,
+                Some(Line::TooLong) => {
+                    writeln!(self.out, "error: the line is longer than {MAX_LINE} bytes")?;
+                    continue;
+                }
+                Some(Line::Bytes(bytes)) => match String::from_utf8(bytes) {
+                    Ok(line) => line,
+                    Err(_) => {
+                        writeln!(self.out, "error: the line is not UTF-8 text")?;
+                        continue;
+                    }
+                },
             };
             if !self.command(line.trim())? {
                 break;

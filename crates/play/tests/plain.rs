@@ -11,6 +11,11 @@ const SIX: &str = "d3 e1 b3 c1 a3 d2 d4 c2 c4 e3 b4xe3 e3 a3-a1 c2-b2 b3-a3 d2-c
     b4-b3 d2-c2 b3-b4xe3 e1-e3 c4-c5 c1-e1 c5-c4xe3 e1-c1 c4-c5 c1-e1 c5-c4xb2";
 
 fn play(variant: Variant, input: &str) -> String {
+    play_from(variant, input.as_bytes())
+}
+
+/// Plays two people's game on any input.
+fn play_from(variant: Variant, input: impl std::io::BufRead) -> String {
     let settings = Settings {
         game: Game::new(Position::start(variant)),
         seats: Sides::Both.seats(),
@@ -19,7 +24,7 @@ fn play(variant: Variant, input: &str) -> String {
         engine: None,
     };
     let mut out = Vec::new();
-    run_plain(settings, input.as_bytes(), &mut out, false).unwrap();
+    run_plain(settings, input, &mut out, false).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -90,6 +95,43 @@ fn a_bad_ply_gets_one_error_line_and_the_question_again() {
         "{out}"
     );
     assert!(out.ends_with("1. d6 f4 *\n"), "{out}");
+}
+
+#[test]
+fn a_line_that_is_not_text_gets_one_error_line_and_play_goes_on() {
+    let out = play_from(Variant::Three, &b"b2\n\xff\xfe a1\na1\n"[..]);
+    assert_eq!(
+        out.matches("error: the line is not UTF-8 text\n").count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+    assert!(out.contains("Black plays a1.\n"), "{out}");
+    assert!(out.ends_with("1. b2 a1 *\n"), "{out}");
+}
+
+#[test]
+fn a_line_too_long_is_dropped_with_one_error_line() {
+    // 200 MB of a single line, never held whole, then a ply.
+    struct Endless(u64);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = (buf.len() as u64).min(self.0) as usize;
+            buf[..n].fill(b'x');
+            self.0 -= n as u64;
+            Ok(n)
+        }
+    }
+    let input = std::io::Read::chain(Endless(200_000_000), &b"\nb2\n"[..]);
+    let out = play_from(Variant::Three, std::io::BufReader::new(input));
+    assert_eq!(
+        out.matches("error: the line is longer than 4096 bytes\n")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("White plays b2.\n"), "{out}");
+    assert!(out.len() < 10_000, "the long line is not echoed");
 }
 
 #[test]

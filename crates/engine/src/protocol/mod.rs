@@ -24,6 +24,7 @@ use morris_core::{Game, Position, Variant, draw_board};
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
+use crate::text::{Line, read_line};
 
 use command::{clip, parse_go, parse_position, parse_setoption};
 
@@ -93,54 +94,30 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
     std::thread::spawn(move || {
         let mut searches = Searches::default();
         loop {
-            let mut line = Vec::new();
-            let mut too_long = false;
-            let ended = loop {
-                let buf = match input.fill_buf() {
-                    Ok(buf) => buf,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(_) => break true,
-                };
-                if buf.is_empty() {
-                    break true;
+            let event = match read_line(&mut input, MAX_LINE) {
+                Ok(Some(Line::TooLong)) => Event::TooLong,
+                Ok(Some(Line::Bytes(line))) => {
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    match verb(&text).to_ascii_lowercase().as_str() {
+                        "go" => {
+                            let flag = searches.add();
+                            Event::Go(text, flag)
+                        }
+                        "stop" | "quit" => {
+                            searches.stop_all();
+                            Event::Line(text)
+                        }
+                        _ => Event::Line(text),
+                    }
                 }
-                let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
-                    Some(i) => (&buf[..i], Some(i + 1)),
-                    None => (buf, None),
-                };
-                if line.len() + chunk.len() <= MAX_LINE {
-                    line.extend_from_slice(chunk);
-                } else {
-                    too_long = true;
-                }
-                let used = found.unwrap_or(buf.len());
-                input.consume(used);
-                if found.is_some() {
-                    break false;
+                // An input that fails is over.
+                Ok(None) | Err(_) => {
+                    searches.stop_all();
+                    let _ = tx.send(Event::End);
+                    return;
                 }
             };
-            let event = if too_long {
-                Event::TooLong
-            } else {
-                let text = String::from_utf8_lossy(&line).into_owned();
-                match verb(&text).to_ascii_lowercase().as_str() {
-                    "go" => {
-                        let flag = searches.add();
-                        Event::Go(text, flag)
-                    }
-                    "stop" | "quit" => {
-                        searches.stop_all();
-                        Event::Line(text)
-                    }
-                    _ => Event::Line(text),
-                }
-            };
-            if (!line.is_empty() || too_long || !ended) && tx.send(event).is_err() {
-                return;
-            }
-            if ended {
-                searches.stop_all();
-                let _ = tx.send(Event::End);
+            if tx.send(event).is_err() {
                 return;
             }
         }
