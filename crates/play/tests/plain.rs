@@ -208,3 +208,30 @@ fn the_diagonal_boards_show_their_diagonals() {
         "{out}"
     );
 }
+
+#[test]
+fn loads_only_regular_files_within_the_bound() {
+    let rules = Variant::Nine.rules();
+    let dir = std::env::temp_dir().join(format!("morris-play-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in ["/dev/null", "/dev/zero", dir.to_str().unwrap()] {
+        let e = morris_play::load(path, rules).unwrap_err();
+        assert!(e.contains("not a regular file"), "{path}: {e}");
+    }
+    // A valid record padded with a comment beyond the bound.
+    let big = dir.join("big.txt");
+    let padding = "x".repeat(morris_play::MAX_RECORD_BYTES as usize);
+    std::fs::write(&big, format!("1. d6 {{{padding}}} f4 *\n")).unwrap();
+    let e = morris_play::load(big.to_str().unwrap(), rules).unwrap_err();
+    assert!(e.contains("at most 1 MiB"), "{e}");
+    // Just within the bound it reads.
+    let padding = "x".repeat(morris_play::MAX_RECORD_BYTES as usize - 100);
+    std::fs::write(&big, format!("1. d6 {{{padding}}} f4 *\n")).unwrap();
+    let game = morris_play::load(big.to_str().unwrap(), rules).unwrap();
+    assert_eq!(game.plies().len(), 2);
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, b"1. d6 \xff *\n").unwrap();
+    let e = morris_play::load(bad.to_str().unwrap(), rules).unwrap_err();
+    assert!(e.contains("not UTF-8"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
