@@ -186,6 +186,9 @@ fn match_rejects_bad_arguments() {
             "/nonexistent/b",
         ],
         vec!["bench", "--depth", "0"],
+        // An engine that floods its output, or writes a line without end.
+        vec!["match", "--engine", "yes", "--engine", "yes"],
+        vec!["match", "--engine", "cat /dev/zero", "--engine", "yes"],
     ] {
         let output = Command::new(MORRIS).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -11,61 +11,81 @@ pub enum Line {
     TooLong,
 }
 
-/// Reads one line of at most `max` bytes (its `\n` not counted) from `input`, holding no more
-/// than `max` bytes of it; `None` at the end of the input. A last line without `\n` is a line.
-/// A longer line is read to its end and dropped, so the next call starts on the next line.
+/// Reads lines of at most a bound of bytes each, holding no more than that of any line.
 ///
-/// # Errors
-///
-/// An error of the input (an interrupted read is tried again).
+/// A longer line is reported as [`Line::TooLong`] as soon as the bound is passed (an input
+/// that never ends its line is not waited for), and the rest of it is skipped by the next
+/// read.
 ///
 /// # Examples
 ///
 /// ```
-/// use morris_engine::text::{Line, read_line};
+/// use morris_engine::text::{Line, LineReader};
 ///
-/// let mut input = "go depth 3\nxxxxxxxx\nstop".as_bytes();
-/// assert_eq!(read_line(&mut input, 5)?, Some(Line::TooLong));
-/// assert_eq!(read_line(&mut input, 5)?, Some(Line::TooLong));
-/// assert_eq!(read_line(&mut input, 5)?, Some(Line::Bytes(b"stop".to_vec())));
-/// assert_eq!(read_line(&mut input, 5)?, None);
+/// let mut lines = LineReader::new("go depth 3\nxxxxxxxx\nstop".as_bytes(), 5);
+/// assert_eq!(lines.read_line()?, Some(Line::TooLong));
+/// assert_eq!(lines.read_line()?, Some(Line::TooLong));
+/// assert_eq!(lines.read_line()?, Some(Line::Bytes(b"stop".to_vec())));
+/// assert_eq!(lines.read_line()?, None);
 /// # Ok::<_, std::io::Error>(())
 /// ```
-pub fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    let mut read_any = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            break;
-        }
-        read_any = true;
-        let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if !too_long && line.len() + chunk.len() <= max {
-            line.extend_from_slice(chunk);
-        } else {
-            too_long = true;
-            line = Vec::new();
-        }
-        let used = found.unwrap_or(buf.len());
-        input.consume(used);
-        if found.is_some() {
-            break;
+#[derive(Debug)]
+pub struct LineReader<R> {
+    input: R,
+    max: usize,
+    /// The rest of a line too long is still to be skipped.
+    skipping: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads `input` in lines of at most `max` bytes (their `\n` not counted).
+    pub fn new(input: R, max: usize) -> LineReader<R> {
+        LineReader {
+            input,
+            max,
+            skipping: false,
         }
     }
-    Ok(match (read_any, too_long) {
-        (false, _) => None,
-        (true, true) => Some(Line::TooLong),
-        (true, false) => Some(Line::Bytes(line)),
-    })
+
+    /// The next line; `None` at the end of the input. A last line without `\n` is a line.
+    ///
+    /// # Errors
+    ///
+    /// An error of the input (an interrupted read is tried again).
+    pub fn read_line(&mut self) -> io::Result<Option<Line>> {
+        let mut line = Vec::new();
+        let mut read_any = false;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                self.skipping = false;
+                return Ok(read_any.then_some(Line::Bytes(line)));
+            }
+            let newline = buf.iter().position(|&b| b == b'\n');
+            let end = newline.unwrap_or(buf.len());
+            let used = newline.map_or(buf.len(), |i| i + 1);
+            if self.skipping {
+                self.input.consume(used);
+                self.skipping = newline.is_none();
+                continue;
+            }
+            read_any = true;
+            if line.len() + end > self.max {
+                self.input.consume(used);
+                self.skipping = newline.is_none();
+                return Ok(Some(Line::TooLong));
+            }
+            line.extend_from_slice(&buf[..end]);
+            self.input.consume(used);
+            if newline.is_some() {
+                return Ok(Some(Line::Bytes(line)));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -88,8 +108,9 @@ mod tests {
     }
 
     fn all(bytes: &[u8], step: usize, max: usize) -> Vec<Line> {
-        let mut input = io::BufReader::with_capacity(4, Trickle { bytes, step });
-        std::iter::from_fn(|| read_line(&mut input, max).unwrap()).collect()
+        let input = io::BufReader::with_capacity(4, Trickle { bytes, step });
+        let mut lines = LineReader::new(input, max);
+        std::iter::from_fn(|| lines.read_line().unwrap()).collect()
     }
 
     #[test]
@@ -113,10 +134,19 @@ mod tests {
     }
 
     #[test]
-    fn drops_an_endless_line_as_it_comes() {
-        // An input without end and without a line break: the line is dropped as it comes.
-        let mut input = io::BufReader::new(io::Read::take(io::repeat(b'a'), 50 << 20));
-        assert_eq!(read_line(&mut input, 1024).unwrap(), Some(Line::TooLong));
-        assert_eq!(read_line(&mut input, 1024).unwrap(), None);
+    fn reports_an_endless_line_without_waiting_for_its_end() {
+        // An input without end and without a line break.
+        let mut lines = LineReader::new(io::BufReader::new(io::repeat(b'a')), 1024);
+        assert_eq!(lines.read_line().unwrap(), Some(Line::TooLong));
+        // A long line that does end: reported once, and the next line is read whole.
+        let long = io::Read::take(io::repeat(b'a'), 50 << 20);
+        let input = io::Read::chain(long, &b"\nnext\n"[..]);
+        let mut lines = LineReader::new(io::BufReader::new(input), 1024);
+        assert_eq!(lines.read_line().unwrap(), Some(Line::TooLong));
+        assert_eq!(
+            lines.read_line().unwrap(),
+            Some(Line::Bytes(b"next".to_vec()))
+        );
+        assert_eq!(lines.read_line().unwrap(), None);
     }
 }

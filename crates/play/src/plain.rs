@@ -8,7 +8,7 @@
 use std::io::{self, BufRead, Write};
 
 use morris_core::{Color, Game, Position, draw_board};
-use morris_engine::text::{Line, read_line};
+use morris_engine::text::{Line, LineReader};
 
 use crate::record;
 use crate::setup::{Seat, Settings, take_back};
@@ -70,7 +70,7 @@ fn pieces_line(pos: &Position, color: Color) -> String {
 }
 
 impl<W: Write> Plain<W> {
-    fn play(&mut self, mut input: impl BufRead, interactive: bool) -> io::Result<()> {
+    fn play(&mut self, input: impl BufRead, interactive: bool) -> io::Result<()> {
         let variant = self.game.position().rules().variant;
         writeln!(
             self.out,
@@ -81,6 +81,7 @@ impl<W: Write> Plain<W> {
         )?;
         writeln!(self.out, "{HELP}")?;
         self.show()?;
+        let mut lines = LineReader::new(input, MAX_LINE);
         loop {
             if self.game.outcome().is_some() {
                 break;
@@ -101,7 +102,7 @@ impl<W: Write> Plain<W> {
                 write!(self.out, "> ")?;
             }
             self.out.flush()?;
-            let line = match read_line(&mut input, MAX_LINE)? {
+            let line = match lines.read_line()? {
                 None => break,
                 Some(Line::TooLong) => {
                     writeln!(self.out, "error: the line is longer than {MAX_LINE} bytes")?;

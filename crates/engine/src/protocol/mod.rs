@@ -24,7 +24,7 @@ use morris_core::{Game, Position, Variant, draw_board};
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
-use crate::text::{Line, read_line};
+use crate::text::{Line, LineReader};
 
 use command::{clip, parse_go, parse_position, parse_setoption};
 
@@ -89,12 +89,13 @@ impl Searches {
     }
 }
 
-fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
+fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<Event> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut searches = Searches::default();
+        let mut lines = LineReader::new(input, MAX_LINE);
         loop {
-            let event = match read_line(&mut input, MAX_LINE) {
+            let event = match lines.read_line() {
                 Ok(Some(Line::TooLong)) => Event::TooLong,
                 Ok(Some(Line::Bytes(line))) => {
                     let text = String::from_utf8_lossy(&line).into_owned();
