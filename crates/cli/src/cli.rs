@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
+use morris_engine::text::printable;
 
 use crate::loadtest::LoadArgs;
 use crate::position_args::PositionArgs;
@@ -95,7 +96,7 @@ pub fn run() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        eprintln!("error: internal error: {message}");
+        eprintln!("error: internal error: {}", printable(&message));
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -118,14 +119,15 @@ pub fn run() -> ExitCode {
                     message = format!("{message} {next}");
                 }
             }
-            eprintln!("error: {message}");
+            eprintln!("error: {}", printable(&message));
             return ExitCode::from(2);
         }
     };
     match std::panic::catch_unwind(|| dispatch(cli)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(Failure(message))) => {
-            eprintln!("error: {message}");
+            // Messages quote the input: its control characters are escaped.
+            eprintln!("error: {}", printable(&message));
             ExitCode::from(2)
         }
         Err(_) => ExitCode::from(2),

@@ -302,6 +302,21 @@ fn perft_refuses_a_depth_beyond_its_bound() {
     assert_eq!(out, "0\n");
 }
 
+#[test]
+fn control_characters_of_the_arguments_are_escaped_in_errors() {
+    for args in [
+        vec!["moves", "--variant", "\u{1b}[2Jnine"],
+        vec!["moves", "--moves", "d6 \u{1b}]0;title\u{7}"],
+        vec!["moves", "--position", "\u{1b}[31m w 9 9 0 1"],
+        vec!["frob\u{1b}[5m"],
+        vec!["play", "--load", "/nonexistent/\u{1b}[31m\ngame"],
+    ] {
+        let message = assert_refused(&args);
+        let line = message.trim_end_matches('\n');
+        assert!(!line.chars().any(char::is_control), "{args:?}: {line:?}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn arguments_that_are_not_utf8_are_refused() {

@@ -1,6 +1,53 @@
-//! Text from outside — a person, a script, another engine — read with a bound on its length.
+//! Text from outside — a person, a script, another engine — read with a bound on its length,
+//! and made safe to print on a terminal.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead};
+
+/// Text made safe to show on a terminal: control characters (escape sequences, carriage
+/// returns, line breaks, bells, C1 controls) and the bidirectional overrides, which could
+/// rewrite or disguise what is shown, are written as Rust escapes (`\u{1b}`, `\n`); the
+/// rest is kept as it is.
+///
+/// # Examples
+///
+/// ```
+/// use morris_engine::text::printable;
+///
+/// assert_eq!(printable("d6 f4"), "d6 f4");
+/// assert_eq!(printable("\u{1b}[2Jd6\n"), "\\u{1b}[2Jd6\\n");
+/// ```
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(unsafe_to_show) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_to_show(c) {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// Text from the input cut short for a message: at most 40 characters and `…`.
+pub(crate) fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(MAX).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// A character that a terminal acts on rather than shows, or that reorders what it shows.
+fn unsafe_to_show(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
 
 /// One line read by [`read_line`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +158,22 @@ mod tests {
         let input = io::BufReader::with_capacity(4, Trickle { bytes, step });
         let mut lines = LineReader::new(input, max);
         std::iter::from_fn(|| lines.read_line().unwrap()).collect()
+    }
+
+    #[test]
+    fn printable_escapes_what_a_terminal_would_act_on() {
+        assert!(matches!(printable("Black plays a1."), Cow::Borrowed(_)));
+        assert_eq!(
+            printable("a\tb\rc\u{7}\u{7f}\u{9b}"),
+            "a\\tb\\rc\\u{7}\\u{7f}\\u{9b}"
+        );
+        assert_eq!(printable("\u{202e}evil"), "\\u{202e}evil");
+        // Letters of any script are kept.
+        assert_eq!(printable("Mühle é 九"), "Mühle é 九");
+        for text in ["\u{1b}]0;title\u{7}", "x\u{0}y", "\u{85}"] {
+            let shown = printable(text);
+            assert!(!shown.chars().any(unsafe_to_show), "{shown:?}");
+        }
     }
 
     #[test]

@@ -281,6 +281,26 @@ fn bad_input_leaves_the_previous_position() {
 }
 
 #[test]
+fn control_characters_of_the_input_are_escaped_in_replies() {
+    let engine = Engine::start();
+    for bad in [
+        "\u{1b}[2J\u{7}frob",
+        "position \u{1b}]0;title\u{7}",
+        "position startpos moves d6 \u{1b}[31m",
+        "setoption name \u{1b}[5m value 1",
+        "go depth \u{9b}1",
+        "frob\u{8}\u{8}\u{8}\u{8}ok",
+    ] {
+        engine.send(bad);
+        let lines = engine.until("info string error:");
+        let line = lines.last().unwrap();
+        assert!(!line.chars().any(char::is_control), "{bad:?}: {line:?}");
+        assert!(line.contains("\\u{"), "{bad:?}: {line:?}");
+    }
+    engine.close();
+}
+
+#[test]
 fn input_that_ends_early_still_gets_its_answer() {
     let engine = Engine::start();
     engine.send("position startpos");

@@ -8,7 +8,7 @@
 use std::io::{self, BufRead, Write};
 
 use morris_core::{Color, Game, Position, draw_board};
-use morris_engine::text::{Line, LineReader};
+use morris_engine::text::{Line, LineReader, printable};
 
 use crate::record;
 use crate::setup::{Seat, Settings, take_back};
@@ -23,7 +23,8 @@ Commands: moves (the legal plies), board, undo, hint, new, save FILE, resign, qu
 const MAX_LINE: usize = 4096;
 
 /// Plays a game on `input` and `output` until it ends, the player quits, or the input ends.
-/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal). A line
+/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal). What
+/// it echoes of the input has its control characters escaped. A line
 /// that is not UTF-8 text, or longer than 4096 bytes (never held whole), is answered with one
 /// `error:` line and play goes on.
 ///
@@ -234,8 +235,8 @@ impl<W: Write> Plain<W> {
             }
             "save" if rest.is_empty() => writeln!(self.out, "error: save needs a file name")?,
             "save" => match record::save(rest, &self.game, &self.settings) {
-                Ok(()) => writeln!(self.out, "Saved to {rest}.")?,
-                Err(e) => writeln!(self.out, "error: {e}")?,
+                Ok(()) => writeln!(self.out, "Saved to {}.", printable(rest))?,
+                Err(e) => writeln!(self.out, "error: {}", printable(&e))?,
             },
             "resign" => {
                 let turn = self.game.position().turn();
@@ -247,7 +248,7 @@ impl<W: Write> Plain<W> {
                 let board = self.game.position().board();
                 match self.game.play_text(line) {
                     Ok(ply) => self.played(turn, &ply.display(board).to_string())?,
-                    Err(e) => writeln!(self.out, "error: {e}")?,
+                    Err(e) => writeln!(self.out, "error: {}", printable(&e.to_string()))?,
                 }
             }
         }

@@ -111,6 +111,21 @@ fn a_line_that_is_not_text_gets_one_error_line_and_play_goes_on() {
 }
 
 #[test]
+fn control_characters_of_a_line_are_escaped_in_its_answer() {
+    let out = play(
+        Variant::Three,
+        "\u{1b}[2J\u{1b}]0;title\u{7}b2\nsave /nonexistent/\u{1b}[31m\n",
+    );
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    for line in errors {
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(line.contains("\\u{1b}"), "{line:?}");
+    }
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+}
+
+#[test]
 fn a_line_too_long_is_dropped_with_one_error_line() {
     // 200 MB of a single line, never held whole, then a ply.
     struct Endless(u64);

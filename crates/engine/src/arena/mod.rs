@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use morris_core::{Color, Game, GameRecord, Variant};
 
+use crate::text::{clip, printable};
+
 pub use elo::{Tally, elo_of};
 pub use openings::{opening_game, openings};
 pub use player::{EngineSpec, MAX_ANSWER, MAX_LINE, Player, PlayerError};
@@ -240,7 +242,11 @@ fn play_game(
             game.resign(side);
             return (
                 Some(1 - i),
-                format!("{} forfeits: illegal ply '{text}': {e}", side.title()),
+                format!(
+                    "{} forfeits: illegal ply '{}': {e}",
+                    side.title(),
+                    printable(&clip(&text))
+                ),
             );
         }
     }

@@ -6,7 +6,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::text::{Line, LineReader};
+use crate::text::{Line, LineReader, printable};
 
 /// How to start an engine and set it up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,7 +226,9 @@ impl Player {
                 .unwrap_or(program)
                 .chars()
                 .take(MAX_NAME)
-                .collect();
+                .collect::<String>();
+            // It is shown on terminals and written in records.
+            player.name = printable(&player.name).into_owned();
         }
         player.send(&format!("setoption name Variant value {variant}"))?;
         for (name, value) in &spec.options {

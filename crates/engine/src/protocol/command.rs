@@ -5,6 +5,7 @@ use std::time::Duration;
 use morris_core::{ByColor, Game, Position, Rules};
 
 use crate::limits::{Clock, Limits};
+pub(crate) use crate::text::clip;
 
 /// A clock that was not given counts as this much time.
 const UNSET_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -143,18 +144,6 @@ pub(crate) fn parse_position(args: &[&str], rules: Rules) -> Result<Game, String
             .map_err(|e| format!("position: ply {number} '{}': {e}", clip(&text)))?;
     }
     Ok(game)
-}
-
-/// Text from the input cut short for a message.
-pub(crate) fn clip(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(MAX).collect();
-        s.push('…');
-        s
-    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use morris_core::{Game, Position, Variant, draw_board};
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
-use crate::text::{Line, LineReader};
+use crate::text::{Line, LineReader, printable};
 
 use command::{clip, parse_go, parse_position, parse_setoption};
 
@@ -51,8 +51,9 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// An error line; what it quotes of the input is escaped.
     fn error(&self, message: &str) {
-        self.line(&format!("info string error: {message}"));
+        self.line(&format!("info string error: {}", printable(message)));
     }
 }
 
@@ -321,8 +322,10 @@ impl Session {
                         Ok(tb) => {
                             self.tablebase_path = path.to_string();
                             self.engine_mut().set_tablebase(Some(tb));
-                            self.out
-                                .line(&format!("info string tablebase opened at {path}"));
+                            self.out.line(&format!(
+                                "info string tablebase opened at {}",
+                                printable(path)
+                            ));
                             Ok(())
                         }
                         Err(e) => Err(format!("option TablebasePath: {e}")),
