@@ -49,7 +49,7 @@ fn unsafe_to_show(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// One line read by [`read_line`].
+/// One line read by [`LineReader::read_line`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
     /// The bytes of a line, without its `\n`.
