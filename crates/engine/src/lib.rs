@@ -41,7 +41,7 @@ use morris_core::{Game, Ply};
 pub use engine::{Engine, MAX_DEPTH};
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
 pub use probe::{Probe, TbValue};
-pub use protocol::{OpenTablebase, run_protocol};
+pub use protocol::{Command, CommandError, OpenTablebase, run_protocol};
 pub use score::Score;
 
 /// The ply a level would play after thinking for at most `movetime`, or `None` when the game

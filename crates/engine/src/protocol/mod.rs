@@ -26,7 +26,8 @@ use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
 use crate::text::{Line, LineReader, printable};
 
-use command::{clip, parse_go, parse_position, parse_setoption};
+use crate::text::clip;
+pub use command::{Command, CommandError};
 
 /// Opens a tablebase folder for the `TablebasePath` option.
 pub type OpenTablebase = Box<dyn Fn(&Path) -> Result<Arc<dyn Probe>, String> + Send>;
@@ -164,7 +165,8 @@ pub fn run_protocol(
     let variant = Variant::Nine;
     let mut session = Session {
         out,
-        engine: Some(Engine::new(EngineOptions::default())),
+        // Made when first needed, so that options set first size its table once.
+        engine: None,
         running: None,
         variant,
         game: Game::new(Position::start(variant)),
@@ -172,12 +174,9 @@ pub fn run_protocol(
         open_tablebase,
     };
     loop {
-        let line = match events.recv() {
-            Ok(Event::Line(line)) => line,
-            Ok(Event::Go(line, stop)) => {
-                session.go_line(&line, stop);
-                continue;
-            }
+        let (line, stop) = match events.recv() {
+            Ok(Event::Line(line)) => (line, None),
+            Ok(Event::Go(line, stop)) => (line, Some(stop)),
             Ok(Event::TooLong) => {
                 session.out.error("the line is too long");
                 continue;
@@ -187,7 +186,7 @@ pub fn run_protocol(
                 return;
             }
         };
-        if !session.command(&line) {
+        if !session.command(&line, stop) {
             session.finish(true);
             return;
         }
@@ -204,47 +203,37 @@ impl Session {
     ///
     /// A command that changes the state waits for a running search to end by itself (an
     /// endless one is stopped), so that commands sent ahead are taken in order.
-    fn command(&mut self, line: &str) -> bool {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((first, args)) = words.split_first() else {
-            return true;
+    fn command(&mut self, line: &str, stop: Option<Arc<AtomicBool>>) -> bool {
+        if Command::waits_for_search(verb(line)) {
+            self.finish(false);
+        }
+        let command = match Command::parse(line, self.variant.rules()) {
+            Ok(command) => command,
+            Err(e) => {
+                self.out.error(&e.to_string());
+                return true;
+            }
         };
-        match first.to_ascii_lowercase().as_str() {
-            "uci" => self.uci(),
-            "isready" => self.out.line("readyok"),
-            "quit" => return false,
-            "stop" => self.finish(true),
-            "ponderhit" | "debug" | "register" => {}
-            "ucinewgame" => {
-                self.finish(false);
+        match command {
+            Command::Empty | Command::Ignored => {}
+            Command::Uci => self.uci(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Quit => return false,
+            Command::Stop => self.finish(true),
+            Command::NewGame => {
                 self.engine_mut().new_game();
                 self.game = Game::new(Position::start(self.variant));
             }
-            "setoption" => {
-                self.finish(false);
-                match parse_setoption(args) {
-                    Ok((name, value)) => self.set_option(&name, &value),
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            "position" => {
-                self.finish(false);
-                match parse_position(args, self.variant.rules()) {
-                    Ok(game) => self.game = game,
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            "go" => self.go_line(line, Arc::new(AtomicBool::new(false))),
-            "d" => {
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::Position(game) => self.game = game,
+            Command::Go(limits) => self.go(limits, stop.unwrap_or_default()),
+            Command::Display => {
                 let pos = self.game.position();
                 for row in draw_board(pos).lines() {
                     self.out.line(row);
                 }
                 self.out.line(&format!("Position: {pos}"));
             }
-            other => self
-                .out
-                .error(&format!("unknown command '{}'", clip(other))),
         }
         true
     }
@@ -290,7 +279,10 @@ impl Session {
                 Err(format!("option {name}: {n} is not between {min} and {max}"))
             }
         };
-        let mut options = self.engine_mut().options().clone();
+        let mut options = self
+            .engine
+            .as_ref()
+            .map_or_else(EngineOptions::default, |e| e.options().clone());
         let result: Result<(), String> = match key.as_str() {
             "variant" | "uci_variant" => match value.parse::<Variant>() {
                 Ok(v) => {
@@ -337,9 +329,15 @@ impl Session {
         match result {
             Ok(()) => {
                 let wanted = options.hash_mb;
-                let engine = self.engine_mut();
-                engine.set_options(options);
+                let engine = match self.engine.take() {
+                    Some(mut engine) => {
+                        engine.set_options(options);
+                        engine
+                    }
+                    None => Engine::new(options),
+                };
                 let got = engine.options().hash_mb;
+                self.engine = Some(engine);
                 if got < wanted {
                     self.out.error(&format!(
                         "option Hash: {wanted} MiB cannot be allocated, using {got} MiB"
@@ -350,16 +348,7 @@ impl Session {
         }
     }
 
-    /// Carries out a `go` line; `stop` is the flag that ends its search.
-    fn go_line(&mut self, line: &str, stop: Arc<AtomicBool>) {
-        self.finish(false);
-        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-        match parse_go(&words) {
-            Ok(limits) => self.go(limits, stop),
-            Err(e) => self.out.error(&e),
-        }
-    }
-
+    /// Starts a search; `stop` is the flag that ends it.
     fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>) {
         limits.stop = Arc::clone(&stop);
         let mut engine = self
