@@ -24,9 +24,8 @@ use morris_core::{Game, Position, Variant, draw_board};
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
-use crate::text::{Line, LineReader, printable};
+use crate::text::{Line, LineReader, clip, printable};
 
-use crate::text::clip;
 pub use command::{Command, CommandError};
 
 /// Opens a tablebase folder for the `TablebasePath` option.
