@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
+use morris_engine::text::printable;
 
 use crate::loadtest::LoadArgs;
 use crate::position_args::PositionArgs;
@@ -72,6 +73,15 @@ enum Command {
     Play(crate::play::PlayArgs),
 }
 
+/// The deepest perft: the count recurses once per ply, and this many levels stay far inside
+/// the stack of the thread it runs on (a count that deep never ends anyway, unless the game
+/// does).
+const MAX_PERFT_DEPTH: u32 = 256;
+
+/// The stack of the perft thread: ample for [`MAX_PERFT_DEPTH`] levels even unoptimised
+/// (under 8 KiB a level).
+const PERFT_STACK: usize = 8 << 20;
+
 /// An error that ends the program with status 2 and one `error:` line.
 pub struct Failure(pub String);
 
@@ -90,7 +100,7 @@ pub fn run() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        eprintln!("error: internal error: {message}");
+        eprintln!("error: internal error: {}", printable(&message));
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -113,14 +123,15 @@ pub fn run() -> ExitCode {
                     message = format!("{message} {next}");
                 }
             }
-            eprintln!("error: {message}");
+            eprintln!("error: {}", printable(&message));
             return ExitCode::from(2);
         }
     };
     match std::panic::catch_unwind(|| dispatch(cli)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(Failure(message))) => {
-            eprintln!("error: {message}");
+            // Messages quote the input: its control characters are escaped.
+            eprintln!("error: {}", printable(&message));
             ExitCode::from(2)
         }
         Err(_) => ExitCode::from(2),
@@ -151,17 +162,32 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             divide: per_ply,
         } => {
             let pos = position.position()?;
-            let board = pos.board();
-            if per_ply && depth > 0 {
-                let mut total = 0;
-                for (ply, n) in divide(&pos, depth) {
-                    writeln!(out, "{} {n}", ply.display(board))?;
-                    total += n;
-                }
-                writeln!(out, "{total}")?;
-            } else {
-                writeln!(out, "{}", perft(&pos, depth))?;
+            if depth > MAX_PERFT_DEPTH {
+                return Err(Failure(format!(
+                    "--depth {depth} is too deep: perft counts at most {MAX_PERFT_DEPTH} plies"
+                )));
             }
+            let board = pos.board();
+            let per_ply = per_ply && depth > 0;
+            // The count after each ply (with --divide), or the total alone.
+            let counted = std::thread::Builder::new()
+                .name("perft".into())
+                .stack_size(PERFT_STACK)
+                .spawn(move || {
+                    if per_ply {
+                        (divide(&pos, depth), 0)
+                    } else {
+                        (Vec::new(), perft(&pos, depth))
+                    }
+                })?
+                .join();
+            // A panic has been reported by the hook; it ends the program as any other does.
+            let (plies, mut total) = counted.unwrap_or_else(|e| std::panic::resume_unwind(e));
+            for (ply, n) in plies {
+                writeln!(out, "{} {n}", ply.display(board))?;
+                total += n;
+            }
+            writeln!(out, "{total}")?;
         }
         Command::Moves { position } => {
             let pos = position.position()?;

@@ -9,6 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use morris_core::Variant;
 use morris_engine::arena::{EngineSpec, MatchConfig, TimeControl, run_match};
+use morris_engine::text::printable;
 
 use crate::cli::Failure;
 
@@ -150,10 +151,14 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), Failure> {
         let white = game.record.tag("White").unwrap_or("?");
         let black = game.record.tag("Black").unwrap_or("?");
         bar.suspend(|| {
+            // Names and reasons come from the engines and the arguments: escaped.
             if let Err(e) = writeln!(
                 out,
-                "game {} {white} - {black} {result} ({})",
-                game.number, game.reason
+                "game {} {} - {} {result} ({})",
+                game.number,
+                printable(white),
+                printable(black),
+                printable(&game.reason)
             ) {
                 failed.get_or_insert(e.into());
             }
@@ -178,8 +183,8 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     writeln!(
         out,
         "{} vs {}: wins {} draws {} losses {} score {:.3}",
-        report.names[0],
-        report.names[1],
+        printable(&report.names[0]),
+        printable(&report.names[1]),
         t.wins,
         t.draws,
         t.losses,

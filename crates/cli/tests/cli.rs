@@ -280,6 +280,43 @@ fn bad_input_exits_with_status_2_and_one_error_line() {
     );
 }
 
+#[test]
+fn perft_refuses_a_depth_beyond_its_bound() {
+    for args in [
+        vec!["perft", "--depth", "10000"],
+        vec!["perft", "--depth", "257", "--divide"],
+        vec!["perft", "--depth", "4294967295", "--variant", "three"],
+    ] {
+        let message = assert_refused(&args);
+        assert!(message.contains("at most 256"), "{args:?}: {message}");
+    }
+    // The bound itself is counted: here White has two pieces left, so the game is over.
+    let finished = "W../.../.../....../.../BBB/..W b 0 0 0 20";
+    let out = stdout(&morris(&[
+        "perft",
+        "--depth",
+        "256",
+        "--position",
+        finished,
+    ]));
+    assert_eq!(out, "0\n");
+}
+
+#[test]
+fn control_characters_of_the_arguments_are_escaped_in_errors() {
+    for args in [
+        vec!["moves", "--variant", "\u{1b}[2Jnine"],
+        vec!["moves", "--moves", "d6 \u{1b}]0;title\u{7}"],
+        vec!["moves", "--position", "\u{1b}[31m w 9 9 0 1"],
+        vec!["frob\u{1b}[5m"],
+        vec!["play", "--load", "/nonexistent/\u{1b}[31m\ngame"],
+    ] {
+        let message = assert_refused(&args);
+        let line = message.trim_end_matches('\n');
+        assert!(!line.chars().any(char::is_control), "{args:?}: {line:?}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn arguments_that_are_not_utf8_are_refused() {

@@ -1,9 +1,57 @@
 //! `morris engine`, `morris bench` and `morris match` as a user runs them.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 const MORRIS: &str = env!("CARGO_BIN_EXE_morris");
+
+/// Waits for the child to exit within `wait`, killing it (and failing) if it does not.
+fn exits_within(mut child: Child, wait: Duration, what: &str) -> Output {
+    let deadline = Instant::now() + wait;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {wait:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn engine_ends_its_search_and_exits_at_end_of_input() {
+    for input in [
+        "go\n",
+        "position startpos moves d6\ngo infinite\n",
+        "go depth 60\nposition startpos\ngo\n",
+        "go\nucinewgame\nstop\nisready\n",
+    ] {
+        let mut child = Command::new(MORRIS)
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Dropping the handle closes the engine's input.
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = exits_within(child, Duration::from_secs(10), input);
+        assert!(output.status.success(), "{input:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let gos = input.lines().filter(|l| l.starts_with("go")).count();
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+            gos,
+            "{input:?}: {text}"
+        );
+    }
+}
 
 #[test]
 fn engine_answers_on_standard_input_and_output() {
@@ -138,6 +186,9 @@ fn match_rejects_bad_arguments() {
             "/nonexistent/b",
         ],
         vec!["bench", "--depth", "0"],
+        // An engine that floods its output, or writes a line without end.
+        vec!["match", "--engine", "yes", "--engine", "yes"],
+        vec!["match", "--engine", "cat /dev/zero", "--engine", "yes"],
     ] {
         let output = Command::new(MORRIS).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -91,6 +91,8 @@ fn bad_arguments_give_one_error_line_and_status_2() {
         &["play", "--color", "purple"][..],
         &["play", "--level", "11"],
         &["play", "--load", "/nonexistent/game.txt"],
+        &["play", "--load", "/dev/zero"],
+        &["play", "--load", "/"],
         &["play", "--moves", "d6 d6"],
         &["play", "--load", "x.txt", "--moves", "d6"],
     ] {

@@ -31,6 +31,7 @@ mod probe;
 mod protocol;
 mod score;
 mod search;
+pub mod text;
 mod time;
 mod tt;
 
@@ -41,7 +42,7 @@ use morris_core::{Game, Ply};
 pub use engine::{Engine, MAX_DEPTH, trap_weight};
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
 pub use probe::{Plies, Probe, TbValue, Wdl, score_plies, terminal_value};
-pub use protocol::{OpenTablebase, run_protocol};
+pub use protocol::{Command, CommandError, OpenTablebase, run_protocol};
 pub use score::Score;
 
 /// The ply a level would play after thinking for at most `movetime`, or `None` when the game

@@ -98,7 +98,13 @@ impl Engine {
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
+        self.until_within(prefix, PATIENCE)
+    }
+
+    /// Lines up to and including the first that starts with `prefix`, which must come within
+    /// `wait`.
+    fn until_within(&self, prefix: &str, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
         let mut lines = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -118,6 +124,15 @@ impl Engine {
     /// The next line, if one comes within `wait`.
     fn next_within(&self, wait: Duration) -> Option<String> {
         self.output.recv_timeout(wait).ok()
+    }
+
+    /// Closes the input; the protocol must write `bestmove` within `wait` and return.
+    fn close_within(mut self, wait: Duration) -> Vec<String> {
+        self.input.take();
+        let mut lines = self.until_within("bestmove", wait);
+        self.handle.take().unwrap().join().unwrap();
+        lines.extend(self.output.try_iter());
+        lines
     }
 
     /// Closes the input and waits for the protocol to return.
@@ -266,6 +281,26 @@ fn bad_input_leaves_the_previous_position() {
 }
 
 #[test]
+fn control_characters_of_the_input_are_escaped_in_replies() {
+    let engine = Engine::start();
+    for bad in [
+        "\u{1b}[2J\u{7}frob",
+        "position \u{1b}]0;title\u{7}",
+        "position startpos moves d6 \u{1b}[31m",
+        "setoption name \u{1b}[5m value 1",
+        "go depth \u{9b}1",
+        "frob\u{8}\u{8}\u{8}\u{8}ok",
+    ] {
+        engine.send(bad);
+        let lines = engine.until("info string error:");
+        let line = lines.last().unwrap();
+        assert!(!line.chars().any(char::is_control), "{bad:?}: {line:?}");
+        assert!(line.contains("\\u{"), "{bad:?}: {line:?}");
+    }
+    engine.close();
+}
+
+#[test]
 fn input_that_ends_early_still_gets_its_answer() {
     let engine = Engine::start();
     engine.send("position startpos");
@@ -283,6 +318,87 @@ fn input_that_ends_early_still_gets_its_answer() {
     let rest = engine.close();
     assert_eq!(rest.len(), 1, "{rest:?}");
     assert!(rest[0].starts_with("info string error:"), "{rest:?}");
+}
+
+/// How long a search may take to answer `stop` or the end of the input here: far more than
+/// it needs, far less than the searches below would take by themselves.
+const PROMPT: Duration = Duration::from_secs(10);
+
+#[test]
+fn stop_behind_other_commands_still_ends_the_search() {
+    for go in ["go", "go depth 60", "go nodes 100000000000", "go infinite"] {
+        let engine = Engine::start();
+        engine.send("position startpos moves d6 f4");
+        engine.send(go);
+        // Each of these waits for the search to end before it is carried out.
+        engine.send("position startpos moves d6");
+        engine.send("setoption name Level value 9");
+        engine.send("stop");
+        let lines = engine.until_within("bestmove", PROMPT);
+        let best = bestmove(&lines);
+        let pos = Position::start(Variant::Nine)
+            .play_text("d6")
+            .and_then(|p| p.play_text("f4"))
+            .unwrap();
+        assert!(pos.parse_ply(&best).is_ok(), "{go}: {best}");
+        // The commands behind the search were carried out after it, in order.
+        engine.send("d");
+        let shown = engine.until_within("Position:", PROMPT);
+        assert_eq!(
+            shown.last().unwrap(),
+            "Position: .../.W./.../....../.../.../... b 8 9 0 1",
+            "{go}"
+        );
+        engine.send("quit");
+        assert!(engine.close().is_empty(), "{go}");
+    }
+}
+
+#[test]
+fn stop_before_the_search_starts_still_gives_a_bestmove() {
+    let engine = Engine::start();
+    // Sent at once: the stop may well be read before the search begins.
+    engine.send_bytes(b"position startpos\ngo\nstop\nisready\n");
+    let lines = engine.until_within("readyok", PROMPT);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{lines:?}"
+    );
+    engine.close();
+}
+
+#[test]
+fn end_of_input_ends_any_search() {
+    for go in [
+        "go",
+        "go depth 60",
+        "go infinite",
+        "go wtime 100000000 btime 100000000",
+    ] {
+        let engine = Engine::start();
+        engine.send("position startpos moves d6");
+        engine.send(go);
+        let rest = engine.close_within(PROMPT);
+        assert_eq!(
+            rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1
+        );
+        let best = bestmove(&rest);
+        let pos = Position::start(Variant::Nine).play_text("d6").unwrap();
+        assert!(pos.parse_ply(&best).is_ok(), "{go}: {best}");
+    }
+    // A search behind another command ends too.
+    let engine = Engine::start();
+    engine.send("go");
+    engine.send("position startpos moves d6");
+    engine.send("go");
+    let rest = engine.close_within(PROMPT);
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        2,
+        "{rest:?}"
+    );
 }
 
 #[test]

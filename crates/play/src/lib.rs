@@ -43,7 +43,7 @@ pub use board_view::{BLACK_PIECE, LEFT, REMOVED, TARGET, WHITE_PIECE};
 pub use geometry::{Direction, Geometry};
 pub use picker::{Pick, Step};
 pub use plain::run_plain;
-pub use record::{load, record, save};
+pub use record::{MAX_RECORD_BYTES, load, record, save};
 pub use render::{draw, min_terminal, move_rows};
 pub use setup::{Engine, MAX_LEVEL, MIN_LEVEL, ParseSidesError, Seat, Settings, Sides, take_back};
 pub use thinker::{Answer, Job, Thinking};

@@ -8,6 +8,7 @@
 use std::io::{self, BufRead, Write};
 
 use morris_core::{Color, Game, Position, draw_board};
+use morris_engine::text::{Line, LineReader, printable};
 
 use crate::record;
 use crate::setup::{Seat, Settings, take_back};
@@ -18,8 +19,14 @@ The board shows W for a White piece, B for a Black piece and . for an empty poin
 Type a ply: d6 places a piece, f2-f4 moves one, f2-f4xd5 also removes the piece on d5.
 Commands: moves (the legal plies), board, undo, hint, new, save FILE, resign, quit, help.";
 
+/// The longest line read, in bytes; a longer one is dropped with an error.
+const MAX_LINE: usize = 4096;
+
 /// Plays a game on `input` and `output` until it ends, the player quits, or the input ends.
-/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal).
+/// `interactive` adds a `> ` prompt before each line read (for a person at a terminal). What
+/// it echoes of the input has its control characters escaped. A line
+/// that is not UTF-8 text, or longer than 4096 bytes (never held whole), is answered with one
+/// `error:` line and play goes on.
 ///
 /// # Errors
 ///
@@ -75,7 +82,7 @@ impl<W: Write> Plain<W> {
         )?;
         writeln!(self.out, "{HELP}")?;
         self.show()?;
-        let mut lines = input.lines();
+        let mut lines = LineReader::new(input, MAX_LINE);
         loop {
             if self.game.outcome().is_some() {
                 break;
@@ -96,8 +103,19 @@ impl<W: Write> Plain<W> {
                 write!(self.out, "> ")?;
             }
             self.out.flush()?;
-            let Some(line) = lines.next().transpose()? else {
-                break;
+            let line = match lines.read_line()? {
+                None => break,
+                Some(Line::TooLong) => {
+                    writeln!(self.out, "error: the line is longer than {MAX_LINE} bytes")?;
+                    continue;
+                }
+                Some(Line::Bytes(bytes)) => match String::from_utf8(bytes) {
+                    Ok(line) => line,
+                    Err(_) => {
+                        writeln!(self.out, "error: the line is not UTF-8 text")?;
+                        continue;
+                    }
+                },
             };
             if !self.command(line.trim())? {
                 break;
@@ -217,8 +235,8 @@ impl<W: Write> Plain<W> {
             }
             "save" if rest.is_empty() => writeln!(self.out, "error: save needs a file name")?,
             "save" => match record::save(rest, &self.game, &self.settings) {
-                Ok(()) => writeln!(self.out, "Saved to {rest}.")?,
-                Err(e) => writeln!(self.out, "error: {e}")?,
+                Ok(()) => writeln!(self.out, "Saved to {}.", printable(rest))?,
+                Err(e) => writeln!(self.out, "error: {}", printable(&e))?,
             },
             "resign" => {
                 let turn = self.game.position().turn();
@@ -230,7 +248,7 @@ impl<W: Write> Plain<W> {
                 let board = self.game.position().board();
                 match self.game.play_text(line) {
                     Ok(ply) => self.played(turn, &ply.display(board).to_string())?,
-                    Err(e) => writeln!(self.out, "error: {e}")?,
+                    Err(e) => writeln!(self.out, "error: {}", printable(&e.to_string()))?,
                 }
             }
         }

@@ -11,6 +11,11 @@ const SIX: &str = "d3 e1 b3 c1 a3 d2 d4 c2 c4 e3 b4xe3 e3 a3-a1 c2-b2 b3-a3 d2-c
     b4-b3 d2-c2 b3-b4xe3 e1-e3 c4-c5 c1-e1 c5-c4xe3 e1-c1 c4-c5 c1-e1 c5-c4xb2";
 
 fn play(variant: Variant, input: &str) -> String {
+    play_from(variant, input.as_bytes())
+}
+
+/// Plays two people's game on any input.
+fn play_from(variant: Variant, input: impl std::io::BufRead) -> String {
     let settings = Settings {
         game: Game::new(Position::start(variant)),
         seats: Sides::Both.seats(),
@@ -19,7 +24,7 @@ fn play(variant: Variant, input: &str) -> String {
         engine: None,
     };
     let mut out = Vec::new();
-    run_plain(settings, input.as_bytes(), &mut out, false).unwrap();
+    run_plain(settings, input, &mut out, false).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -90,6 +95,58 @@ fn a_bad_ply_gets_one_error_line_and_the_question_again() {
         "{out}"
     );
     assert!(out.ends_with("1. d6 f4 *\n"), "{out}");
+}
+
+#[test]
+fn a_line_that_is_not_text_gets_one_error_line_and_play_goes_on() {
+    let out = play_from(Variant::Three, &b"b2\n\xff\xfe a1\na1\n"[..]);
+    assert_eq!(
+        out.matches("error: the line is not UTF-8 text\n").count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+    assert!(out.contains("Black plays a1.\n"), "{out}");
+    assert!(out.ends_with("1. b2 a1 *\n"), "{out}");
+}
+
+#[test]
+fn control_characters_of_a_line_are_escaped_in_its_answer() {
+    let out = play(
+        Variant::Three,
+        "\u{1b}[2J\u{1b}]0;title\u{7}b2\nsave /nonexistent/\u{1b}[31m\n",
+    );
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    for line in errors {
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(line.contains("\\u{1b}"), "{line:?}");
+    }
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+}
+
+#[test]
+fn a_line_too_long_is_dropped_with_one_error_line() {
+    // 200 MB of a single line, never held whole, then a ply.
+    struct Endless(u64);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = (buf.len() as u64).min(self.0) as usize;
+            buf[..n].fill(b'x');
+            self.0 -= n as u64;
+            Ok(n)
+        }
+    }
+    let input = std::io::Read::chain(Endless(200_000_000), &b"\nb2\n"[..]);
+    let out = play_from(Variant::Three, std::io::BufReader::new(input));
+    assert_eq!(
+        out.matches("error: the line is longer than 4096 bytes\n")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("White plays b2.\n"), "{out}");
+    assert!(out.len() < 10_000, "the long line is not echoed");
 }
 
 #[test]
@@ -165,4 +222,31 @@ fn the_diagonal_boards_show_their_diagonals() {
         out.contains("   | /          |          \\ |\n1  .------------.------------.\n"),
         "{out}"
     );
+}
+
+#[test]
+fn loads_only_regular_files_within_the_bound() {
+    let rules = Variant::Nine.rules();
+    let dir = std::env::temp_dir().join(format!("morris-play-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in ["/dev/null", "/dev/zero", dir.to_str().unwrap()] {
+        let e = morris_play::load(path, rules).unwrap_err();
+        assert!(e.contains("not a regular file"), "{path}: {e}");
+    }
+    // A valid record padded with a comment beyond the bound.
+    let big = dir.join("big.txt");
+    let padding = "x".repeat(morris_play::MAX_RECORD_BYTES as usize);
+    std::fs::write(&big, format!("1. d6 {{{padding}}} f4 *\n")).unwrap();
+    let e = morris_play::load(big.to_str().unwrap(), rules).unwrap_err();
+    assert!(e.contains("at most 1 MiB"), "{e}");
+    // Just within the bound it reads.
+    let padding = "x".repeat(morris_play::MAX_RECORD_BYTES as usize - 100);
+    std::fs::write(&big, format!("1. d6 {{{padding}}} f4 *\n")).unwrap();
+    let game = morris_play::load(big.to_str().unwrap(), rules).unwrap();
+    assert_eq!(game.plies().len(), 2);
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, b"1. d6 \xff *\n").unwrap();
+    let e = morris_play::load(bad.to_str().unwrap(), rules).unwrap_err();
+    assert!(e.contains("not UTF-8"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use morris_core::{Color, Game, GameRecord, Variant};
 
+use crate::text::{clip, printable};
+
 pub use elo::{Tally, elo_of};
 pub use openings::{opening_game, openings};
-pub use player::{EngineSpec, Player, PlayerError};
+pub use player::{EngineSpec, MAX_ANSWER, MAX_LINE, Player, PlayerError};
 
 /// How much time the engines get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +106,11 @@ pub fn run_match(
     for number in 1..=config.games {
         for (i, slot) in players.iter_mut().enumerate() {
             if slot.is_none() {
-                let p = Player::start(&config.engines[i], config.variant)?;
+                let spec = &config.engines[i];
+                let p = Player::start(spec, config.variant).map_err(|e| match e {
+                    PlayerError::Start(_) => e,
+                    other => PlayerError::Start(format!("{}: {other}", spec.command)),
+                })?;
                 names[i].clone_from(&p.name);
                 *slot = Some(p);
             }
@@ -236,8 +242,76 @@ fn play_game(
             game.resign(side);
             return (
                 Some(1 - i),
-                format!("{} forfeits: illegal ply '{text}': {e}", side.title()),
+                format!(
+                    "{} forfeits: illegal ply '{}': {e}",
+                    side.title(),
+                    printable(&clip(&text))
+                ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine as a shell script: it answers the handshake, then on `go` floods its output
+    /// with lines of 60 kB (`flood`) or says nothing (`stall`).
+    const SCRIPT: &str = r#"
+while read -r line; do
+    case "$line" in
+        uci) echo "id name $1"; echo uciok ;;
+        isready) echo readyok ;;
+        go*) if [ "$1" = flood ]; then exec yes "info string $(head -c 60000 /dev/zero | tr '\0' x)"; fi ;;
+    esac
+done
+"#;
+
+    #[test]
+    fn an_engine_that_floods_or_stalls_loses_with_the_reason() {
+        let dir = std::env::temp_dir().join(format!("morris-arena-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("engine.sh");
+        std::fs::write(&script, SCRIPT).unwrap();
+        let engine = |mode: &str| EngineSpec {
+            command: format!("sh {} {mode}", script.display()),
+            options: Vec::new(),
+            name: String::new(),
+        };
+        let config = MatchConfig {
+            engines: [engine("flood"), engine("stall")],
+            games: 2,
+            variant: Variant::Nine,
+            time: TimeControl::PerPly(Duration::from_millis(10)),
+            opening_plies: 0,
+            seed: 1,
+            // Time enough to see the flood (16 MiB in moments), which a stall waits out.
+            time_margin: Duration::from_secs(2),
+            max_plies: 100,
+        };
+        let mut reasons = Vec::new();
+        let report = run_match(&config, &mut |game| {
+            reasons.push((game.winner, game.reason.clone()));
+        })
+        .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(report.names, ["flood", "stall"]);
+        assert_eq!(
+            reasons,
+            [
+                (
+                    Some(1),
+                    format!(
+                        "White forfeits: the engine wrote more than {MAX_ANSWER} bytes \
+                         without answering go"
+                    )
+                ),
+                (
+                    Some(0),
+                    "White forfeits: the engine did not answer go in time".to_string()
+                ),
+            ]
+        );
     }
 }

@@ -1,10 +1,12 @@
 //! An engine run as a child process and spoken to through the protocol.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::{BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
+
+use crate::text::{Line, LineReader, printable};
 
 /// How to start an engine and set it up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +53,18 @@ pub enum PlayerError {
     Timeout(&'static str),
     /// Its input could not be written.
     Write(String),
+    /// It wrote more than `limit` bytes without giving the answer awaited.
+    Flood {
+        /// What it was asked.
+        what: &'static str,
+        /// The bytes allowed for one answer.
+        limit: usize,
+    },
+    /// It wrote a line longer than `limit` bytes.
+    LongLine {
+        /// The longest line allowed.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for PlayerError {
@@ -60,6 +74,13 @@ impl fmt::Display for PlayerError {
             PlayerError::Died => f.write_str("the engine ended"),
             PlayerError::Timeout(what) => write!(f, "the engine did not answer {what} in time"),
             PlayerError::Write(e) => write!(f, "cannot write to the engine: {e}"),
+            PlayerError::Flood { what, limit } => write!(
+                f,
+                "the engine wrote more than {limit} bytes without answering {what}"
+            ),
+            PlayerError::LongLine { limit } => {
+                write!(f, "the engine wrote a line longer than {limit} bytes")
+            }
         }
     }
 }
@@ -67,17 +88,65 @@ impl fmt::Display for PlayerError {
 impl std::error::Error for PlayerError {}
 
 /// A running engine.
+///
+/// Everything it may do is bounded: each wait for an answer has a timeout, each line read is
+/// at most [`MAX_LINE`] bytes, each answer at most [`MAX_ANSWER`] bytes of output, and lines
+/// are written to it without waiting (an engine that reads none of them fails). An engine
+/// that goes beyond a bound fails with a [`PlayerError`] that says which.
 #[derive(Debug)]
 pub struct Player {
     /// The engine's name.
     pub name: String,
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    input: SyncSender<String>,
+    output: Receiver<Output>,
+    bounds: Bounds,
 }
+
+/// The longest line read from an engine, in bytes.
+pub const MAX_LINE: usize = 64 << 10;
+
+/// The most output read from an engine while waiting for one answer, in bytes.
+pub const MAX_ANSWER: usize = 16 << 20;
+
+/// The longest engine name kept, in characters.
+const MAX_NAME: usize = 64;
+
+/// Lines held between the engine and the reader of its output; the engine waits when they
+/// are not taken.
+const QUEUE: usize = 256;
 
 /// How long an engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(20);
+
+/// What an engine may do before it fails.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    /// The longest line, in bytes.
+    line: usize,
+    /// The most output awaiting one answer, in bytes.
+    answer: usize,
+    /// The time to answer `uci` and `isready`.
+    handshake: Duration,
+}
+
+impl Bounds {
+    const DEFAULT: Bounds = Bounds {
+        line: MAX_LINE,
+        answer: MAX_ANSWER,
+        handshake: HANDSHAKE,
+    };
+}
+
+/// What the thread that reads the engine's output hands on.
+#[derive(Debug)]
+enum Output {
+    Line(String),
+    TooLong,
+}
+
+/// Lines kept of one answer, besides the answer itself: enough for `uci`'s names and options.
+const KEPT_LINES: usize = 1000;
 
 impl Player {
     /// Starts the engine, says `uci`, sets the options and the variant, and waits until it is
@@ -87,6 +156,14 @@ impl Player {
     ///
     /// When it cannot be started or does not answer.
     pub fn start(spec: &EngineSpec, variant: morris_core::Variant) -> Result<Player, PlayerError> {
+        Player::start_within(spec, variant, Bounds::DEFAULT)
+    }
+
+    fn start_within(
+        spec: &EngineSpec,
+        variant: morris_core::Variant,
+        bounds: Bounds,
+    ) -> Result<Player, PlayerError> {
         let mut words = spec.command.split_whitespace();
         let program = words
             .next()
@@ -106,11 +183,29 @@ impl Player {
             .stdout
             .take()
             .ok_or_else(|| PlayerError::Start("no output".into()))?;
-        let (tx, rx) = channel();
+        let (out_tx, out_rx) = sync_channel(QUEUE);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut lines = LineReader::new(BufReader::new(stdout), bounds.line);
+            // Ends with the engine's output, or when the player is gone.
+            while let Ok(Some(line)) = lines.read_line() {
+                let item = match line {
+                    Line::Bytes(bytes) => Output::Line(String::from_utf8_lossy(&bytes).into()),
+                    Line::TooLong => Output::TooLong,
+                };
+                if out_tx.send(item).is_err() {
+                    break;
+                }
+            }
+        });
+        let (in_tx, in_rx) = sync_channel::<String>(QUEUE);
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            // Ends when the engine's input closes, or when the player is gone.
+            for line in in_rx {
+                if writeln!(stdin, "{line}")
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -118,17 +213,22 @@ impl Player {
         let mut player = Player {
             name: spec.name.clone(),
             child,
-            stdin,
-            lines: rx,
+            input: in_tx,
+            output: out_rx,
+            bounds,
         };
         player.send("uci")?;
-        let lines = player.wait_for("uciok", HANDSHAKE, "uci")?;
+        let lines = player.wait_for("uciok", bounds.handshake, "uci")?;
         if player.name.is_empty() {
             player.name = lines
                 .iter()
                 .find_map(|l| l.strip_prefix("id name "))
                 .unwrap_or(program)
-                .to_string();
+                .chars()
+                .take(MAX_NAME)
+                .collect::<String>();
+            // It is shown on terminals and written in records.
+            player.name = printable(&player.name).into_owned();
         }
         player.send(&format!("setoption name Variant value {variant}"))?;
         for (name, value) in &spec.options {
@@ -138,22 +238,25 @@ impl Player {
         Ok(player)
     }
 
-    /// Sends a line.
+    /// Sends a line, without waiting for the engine to read it.
     ///
     /// # Errors
     ///
-    /// When the engine's input is closed.
+    /// When the engine's input is closed, or the engine has left many lines unread.
     pub fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| PlayerError::Write(e.to_string()))
+        self.input.try_send(line.to_string()).map_err(|e| match e {
+            TrySendError::Full(_) => PlayerError::Write("the engine does not read".into()),
+            TrySendError::Disconnected(_) => PlayerError::Write("its input is closed".into()),
+        })
     }
 
-    /// Waits for a line that starts with `prefix`; returns the lines up to it.
+    /// Waits for a line that starts with `prefix`; returns the lines up to it (the first
+    /// thousand of them, and the answer last).
     ///
     /// # Errors
     ///
-    /// When the engine ends or `timeout` passes first.
+    /// When the engine ends, writes a line longer than [`MAX_LINE`] or more than
+    /// [`MAX_ANSWER`] bytes, or `timeout` passes first.
     pub fn wait_for(
         &mut self,
         prefix: &str,
@@ -162,15 +265,30 @@ impl Player {
     ) -> Result<Vec<String>, PlayerError> {
         let deadline = Instant::now() + timeout;
         let mut lines = Vec::new();
+        let mut read = 0;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    lines.push(line);
-                    if done {
+            match self.output.recv_timeout(left) {
+                Ok(Output::Line(line)) => {
+                    read += line.len() + 1;
+                    if line.starts_with(prefix) {
+                        lines.push(line);
                         return Ok(lines);
                     }
+                    if read > self.bounds.answer {
+                        return Err(PlayerError::Flood {
+                            what,
+                            limit: self.bounds.answer,
+                        });
+                    }
+                    if lines.len() < KEPT_LINES {
+                        lines.push(line);
+                    }
+                }
+                Ok(Output::TooLong) => {
+                    return Err(PlayerError::LongLine {
+                        limit: self.bounds.line,
+                    });
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(PlayerError::Timeout(what)),
                 Err(RecvTimeoutError::Disconnected) => return Err(PlayerError::Died),
@@ -185,7 +303,8 @@ impl Player {
     /// When the engine ends or does not answer.
     pub fn ready(&mut self) -> Result<(), PlayerError> {
         self.send("isready")?;
-        self.wait_for("readyok", HANDSHAKE, "isready").map(drop)
+        self.wait_for("readyok", self.bounds.handshake, "isready")
+            .map(drop)
     }
 }
 
@@ -216,6 +335,63 @@ mod tests {
         );
         assert!(EngineSpec::parse_options("Level").is_err());
         assert!(EngineSpec::parse_options("=3").is_err());
+    }
+
+    fn spec(command: &str) -> EngineSpec {
+        EngineSpec {
+            command: command.into(),
+            options: Vec::new(),
+            name: String::new(),
+        }
+    }
+
+    /// Small bounds, so that a test meets them at once.
+    const SMALL: Bounds = Bounds {
+        line: 1024,
+        answer: 64 << 10,
+        handshake: Duration::from_secs(5),
+    };
+
+    #[test]
+    fn an_engine_that_floods_its_output_fails() {
+        // `yes` writes "y" lines without end and never answers uci.
+        let e = Player::start_within(&spec("yes"), morris_core::Variant::Nine, SMALL).unwrap_err();
+        assert_eq!(
+            e,
+            PlayerError::Flood {
+                what: "uci",
+                limit: 64 << 10
+            }
+        );
+        assert!(
+            e.to_string()
+                .contains("more than 65536 bytes without answering uci")
+        );
+    }
+
+    #[test]
+    fn an_engine_that_writes_an_endless_line_fails() {
+        let e = Player::start_within(&spec("cat /dev/zero"), morris_core::Variant::Nine, SMALL)
+            .unwrap_err();
+        assert_eq!(e, PlayerError::LongLine { limit: 1024 });
+    }
+
+    #[test]
+    fn an_engine_that_stalls_fails_in_time() {
+        let bounds = Bounds {
+            handshake: Duration::from_millis(100),
+            ..SMALL
+        };
+        let start = Instant::now();
+        let e = Player::start_within(&spec("sleep 30"), morris_core::Variant::Nine, bounds)
+            .unwrap_err();
+        assert_eq!(e, PlayerError::Timeout("uci"));
+        // The engine was asked to quit, then killed: well before it would have ended.
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

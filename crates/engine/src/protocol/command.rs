@@ -1,10 +1,116 @@
 //! Reading the protocol's commands: `go` limits, `setoption`, `position`.
 
+use std::fmt;
 use std::time::Duration;
 
 use morris_core::{ByColor, Game, Position, Rules};
 
 use crate::limits::{Clock, Limits};
+use crate::text::clip;
+
+/// A command of the engine protocol, read from one line by [`Command::parse`].
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// An empty line.
+    Empty,
+    /// `uci`: the engine's name and options.
+    Uci,
+    /// `isready`.
+    IsReady,
+    /// `quit`.
+    Quit,
+    /// `stop`.
+    Stop,
+    /// `ponderhit`, `debug` or `register`: accepted, with nothing to do.
+    Ignored,
+    /// `ucinewgame`.
+    NewGame,
+    /// `setoption name NAME value VALUE`; the value is checked when it is set.
+    SetOption {
+        /// The option's name as given (it may hold spaces).
+        name: String,
+        /// The value as given, empty when there is none.
+        value: String,
+    },
+    /// `position startpos|fen STRING [moves PLY…]`: the game it describes.
+    Position(Game),
+    /// `go …`: the limits of the search.
+    Go(Limits),
+    /// `d`: show the board.
+    Display,
+}
+
+/// Why a line is not a command that can be carried out; the message says what is wrong and
+/// quotes (a clipped part of) the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError(String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl Command {
+    /// Reads one line of the protocol; a `position` is read under `rules`. Words are
+    /// separated by any whitespace, and the command's word is read in any case.
+    ///
+    /// # Errors
+    ///
+    /// An unknown command, or one whose arguments cannot be read: an unknown word of `go` or
+    /// a number it cannot read, a `setoption` without `name`, a position string or ply that
+    /// cannot be read or played.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use morris_core::Variant;
+    /// use morris_engine::Command;
+    ///
+    /// let rules = Variant::Nine.rules();
+    /// let Command::Go(limits) = Command::parse("go depth 7", rules)? else { panic!() };
+    /// assert_eq!(limits.depth, Some(7));
+    /// let Command::Position(game) = Command::parse("position startpos moves d6 f4", rules)? else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(game.plies().len(), 2);
+    /// assert!(Command::parse("fly me to the moon", rules).is_err());
+    /// # Ok::<_, morris_engine::CommandError>(())
+    /// ```
+    pub fn parse(line: &str, rules: Rules) -> Result<Command, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((first, args)) = words.split_first() else {
+            return Ok(Command::Empty);
+        };
+        Ok(match first.to_ascii_lowercase().as_str() {
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "quit" => Command::Quit,
+            "stop" => Command::Stop,
+            "ponderhit" | "debug" | "register" => Command::Ignored,
+            "ucinewgame" => Command::NewGame,
+            "setoption" => {
+                let (name, value) = parse_setoption(args).map_err(CommandError)?;
+                Command::SetOption { name, value }
+            }
+            "position" => Command::Position(parse_position(args, rules).map_err(CommandError)?),
+            "go" => Command::Go(parse_go(args).map_err(CommandError)?),
+            "d" => Command::Display,
+            other => {
+                return Err(CommandError(format!("unknown command '{}'", clip(other))));
+            }
+        })
+    }
+
+    /// Whether the command changes the state, so that it waits for a running search.
+    pub(crate) fn waits_for_search(verb: &str) -> bool {
+        ["ucinewgame", "setoption", "position", "go"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(verb))
+    }
+}
 
 /// A clock that was not given counts as this much time.
 const UNSET_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -27,7 +133,7 @@ fn millis(n: i64) -> Duration {
 /// # Errors
 ///
 /// A message when a word is unknown or a number cannot be read.
-pub(crate) fn parse_go(args: &[&str]) -> Result<Limits, String> {
+fn parse_go(args: &[&str]) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut time: ByColor<Option<Duration>> = ByColor::splat(None);
     let mut inc = ByColor::splat(Duration::ZERO);
@@ -73,7 +179,7 @@ pub(crate) fn parse_go(args: &[&str]) -> Result<Limits, String> {
 /// # Errors
 ///
 /// A message when the word `name` is missing.
-pub(crate) fn parse_setoption(args: &[&str]) -> Result<(String, String), String> {
+fn parse_setoption(args: &[&str]) -> Result<(String, String), String> {
     if !args.first().is_some_and(|w| w.eq_ignore_ascii_case("name")) {
         return Err("setoption: expected 'setoption name NAME value VALUE'".into());
     }
@@ -95,7 +201,7 @@ pub(crate) fn parse_setoption(args: &[&str]) -> Result<(String, String), String>
 /// # Errors
 ///
 /// A message that says what is wrong: the form, the position string, or which ply and why.
-pub(crate) fn parse_position(args: &[&str], rules: Rules) -> Result<Game, String> {
+fn parse_position(args: &[&str], rules: Rules) -> Result<Game, String> {
     let moves_at = args
         .iter()
         .position(|w| w.eq_ignore_ascii_case("moves"))
@@ -143,18 +249,6 @@ pub(crate) fn parse_position(args: &[&str], rules: Rules) -> Result<Game, String
             .map_err(|e| format!("position: ply {number} '{}': {e}", clip(&text)))?;
     }
     Ok(game)
-}
-
-/// Text from the input cut short for a message.
-pub(crate) fn clip(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(MAX).collect();
-        s.push('…');
-        s
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,11 @@
 //! [`run_protocol`] reads commands on its own thread, so that `isready`, `stop` and `quit`
 //! are answered while a search runs, and writes answers line by line. A bad command never
 //! ends it: it answers `info string error: …` and keeps its previous state.
+//!
+//! The reading thread itself raises the stop flag of every search asked for so far when it
+//! reads `stop` or `quit` or comes to the end of the input, so that a search ends even when
+//! other commands wait before the `stop` (they wait for the search to end) and even when the
+//! search has not started yet.
 
 mod command;
 
@@ -19,8 +24,9 @@ use morris_core::{Game, Position, Variant, draw_board};
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
 use crate::probe::Probe;
+use crate::text::{Line, LineReader, clip, printable};
 
-use command::{clip, parse_go, parse_position, parse_setoption};
+pub use command::{Command, CommandError};
 
 /// Opens a tablebase folder for the `TablebasePath` option.
 pub type OpenTablebase = Box<dyn Fn(&Path) -> Result<Arc<dyn Probe>, String> + Send>;
@@ -45,58 +51,75 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// An error line; what it quotes of the input is escaped.
     fn error(&self, message: &str) {
-        self.line(&format!("info string error: {message}"));
+        self.line(&format!("info string error: {}", printable(message)));
     }
 }
 
 /// What the reader thread hands the loop.
 enum Event {
     Line(String),
+    /// A `go` line with the stop flag of the search it asks for.
+    Go(String, Arc<AtomicBool>),
     TooLong,
     End,
 }
 
-fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
+/// The stop flags of the searches asked for and not yet stopped, kept by the reader thread.
+#[derive(Default)]
+struct Searches {
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Searches {
+    /// A flag for the search of a new `go`.
+    fn add(&mut self) -> Arc<AtomicBool> {
+        // A flag that only this list holds belongs to a search that is over.
+        self.flags.retain(|flag| Arc::strong_count(flag) > 1);
+        let flag = Arc::new(AtomicBool::new(false));
+        self.flags.push(Arc::clone(&flag));
+        flag
+    }
+
+    /// Stops every search asked for so far, running or still waiting to start.
+    fn stop_all(&mut self) {
+        for flag in self.flags.drain(..) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<Event> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
+        let mut searches = Searches::default();
+        let mut lines = LineReader::new(input, MAX_LINE);
         loop {
-            let mut line = Vec::new();
-            let mut too_long = false;
-            let ended = loop {
-                let buf = match input.fill_buf() {
-                    Ok(buf) => buf,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(_) => break true,
-                };
-                if buf.is_empty() {
-                    break true;
+            let event = match lines.read_line() {
+                Ok(Some(Line::TooLong)) => Event::TooLong,
+                Ok(Some(Line::Bytes(line))) => {
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    match verb(&text).to_ascii_lowercase().as_str() {
+                        "go" => {
+                            let flag = searches.add();
+                            Event::Go(text, flag)
+                        }
+                        "stop" | "quit" => {
+                            searches.stop_all();
+                            Event::Line(text)
+                        }
+                        _ => Event::Line(text),
+                    }
                 }
-                let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
-                    Some(i) => (&buf[..i], Some(i + 1)),
-                    None => (buf, None),
-                };
-                if line.len() + chunk.len() <= MAX_LINE {
-                    line.extend_from_slice(chunk);
-                } else {
-                    too_long = true;
-                }
-                let used = found.unwrap_or(buf.len());
-                input.consume(used);
-                if found.is_some() {
-                    break false;
+                // An input that fails is over.
+                Ok(None) | Err(_) => {
+                    searches.stop_all();
+                    let _ = tx.send(Event::End);
+                    return;
                 }
             };
-            let event = if too_long {
-                Event::TooLong
-            } else {
-                Event::Line(String::from_utf8_lossy(&line).into_owned())
-            };
-            if (!line.is_empty() || too_long || !ended) && tx.send(event).is_err() {
-                return;
-            }
-            if ended {
-                let _ = tx.send(Event::End);
+            if tx.send(event).is_err() {
                 return;
             }
         }
@@ -107,7 +130,8 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Event> {
 /// A search running on its own thread; it hands the engine back when done.
 struct Running {
     stop: Arc<AtomicBool>,
-    infinite: bool,
+    /// It does not end by itself: `go infinite`, or `go` without any limit.
+    endless: bool,
     handle: JoinHandle<Engine>,
 }
 
@@ -123,8 +147,9 @@ struct Session {
 }
 
 /// Speaks the engine protocol: reads commands from `input` (on its own thread) and writes the
-/// answers to `output`, until `quit` or the end of the input. A search still running at the
-/// end of the input finishes first (an infinite one is stopped).
+/// answers to `output`, until `quit` or the end of the input. `stop`, `quit` and the end of the
+/// input end a running search at once, even with other commands waiting before them, and its
+/// `bestmove` is written before the function returns.
 ///
 /// `open_tablebase` opens the folder given by `setoption name TablebasePath value DIR`.
 pub fn run_protocol(
@@ -139,7 +164,8 @@ pub fn run_protocol(
     let variant = Variant::Nine;
     let mut session = Session {
         out,
-        engine: Some(Engine::new(EngineOptions::default())),
+        // Made when first needed, so that options set first size its table once.
+        engine: None,
         running: None,
         variant,
         game: Game::new(Position::start(variant)),
@@ -147,76 +173,66 @@ pub fn run_protocol(
         open_tablebase,
     };
     loop {
-        let line = match events.recv() {
-            Ok(Event::Line(line)) => line,
+        let (line, stop) = match events.recv() {
+            Ok(Event::Line(line)) => (line, None),
+            Ok(Event::Go(line, stop)) => (line, Some(stop)),
             Ok(Event::TooLong) => {
                 session.out.error("the line is too long");
                 continue;
             }
             Ok(Event::End) | Err(_) => {
-                session.finish(false);
+                session.finish(true);
                 return;
             }
         };
-        if !session.command(&line) {
+        if !session.command(&line, stop) {
             session.finish(true);
             return;
         }
     }
 }
 
+/// The first word of a line: the command.
+fn verb(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
 impl Session {
     /// Handles one line; `false` to quit.
     ///
     /// A command that changes the state waits for a running search to end by itself (an
-    /// infinite one is stopped), so that commands sent ahead are taken in order.
-    fn command(&mut self, line: &str) -> bool {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((first, args)) = words.split_first() else {
-            return true;
+    /// endless one is stopped), so that commands sent ahead are taken in order.
+    fn command(&mut self, line: &str, stop: Option<Arc<AtomicBool>>) -> bool {
+        if Command::waits_for_search(verb(line)) {
+            self.finish(false);
+        }
+        let command = match Command::parse(line, self.variant.rules()) {
+            Ok(command) => command,
+            Err(e) => {
+                self.out.error(&e.to_string());
+                return true;
+            }
         };
-        match first.to_ascii_lowercase().as_str() {
-            "uci" => self.uci(),
-            "isready" => self.out.line("readyok"),
-            "quit" => return false,
-            "stop" => self.finish(true),
-            "ponderhit" | "debug" | "register" => {}
-            "ucinewgame" => {
-                self.finish(false);
+        match command {
+            Command::Empty | Command::Ignored => {}
+            Command::Uci => self.uci(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Quit => return false,
+            Command::Stop => self.finish(true),
+            Command::NewGame => {
                 self.engine_mut().new_game();
                 self.game = Game::new(Position::start(self.variant));
             }
-            "setoption" => {
-                self.finish(false);
-                match parse_setoption(args) {
-                    Ok((name, value)) => self.set_option(&name, &value),
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            "position" => {
-                self.finish(false);
-                match parse_position(args, self.variant.rules()) {
-                    Ok(game) => self.game = game,
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            "go" => {
-                self.finish(false);
-                match parse_go(args) {
-                    Ok(limits) => self.go(limits),
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            "d" => {
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::Position(game) => self.game = game,
+            Command::Go(limits) => self.go(limits, stop.unwrap_or_default()),
+            Command::Display => {
                 let pos = self.game.position();
                 for row in draw_board(pos).lines() {
                     self.out.line(row);
                 }
                 self.out.line(&format!("Position: {pos}"));
             }
-            other => self
-                .out
-                .error(&format!("unknown command '{}'", clip(other))),
         }
         true
     }
@@ -263,7 +279,10 @@ impl Session {
                 Err(format!("option {name}: {n} is not between {min} and {max}"))
             }
         };
-        let mut options = self.engine_mut().options().clone();
+        let mut options = self
+            .engine
+            .as_ref()
+            .map_or_else(EngineOptions::default, |e| e.options().clone());
         let result: Result<(), String> = match key.as_str() {
             "variant" | "uci_variant" => match value.parse::<Variant>() {
                 Ok(v) => {
@@ -298,8 +317,10 @@ impl Session {
                         Ok(tb) => {
                             self.tablebase_path = path.to_string();
                             self.engine_mut().set_tablebase(Some(tb));
-                            self.out
-                                .line(&format!("info string tablebase opened at {path}"));
+                            self.out.line(&format!(
+                                "info string tablebase opened at {}",
+                                printable(path)
+                            ));
                             Ok(())
                         }
                         Err(e) => Err(format!("option TablebasePath: {e}")),
@@ -311,9 +332,15 @@ impl Session {
         match result {
             Ok(()) => {
                 let wanted = options.hash_mb;
-                let engine = self.engine_mut();
-                engine.set_options(options);
+                let engine = match self.engine.take() {
+                    Some(mut engine) => {
+                        engine.set_options(options);
+                        engine
+                    }
+                    None => Engine::new(options),
+                };
                 let got = engine.options().hash_mb;
+                self.engine = Some(engine);
                 if got < wanted {
                     self.out.error(&format!(
                         "option Hash: {wanted} MiB cannot be allocated, using {got} MiB"
@@ -324,8 +351,8 @@ impl Session {
         }
     }
 
-    fn go(&mut self, mut limits: Limits) {
-        let stop = Arc::new(AtomicBool::new(false));
+    /// Starts a search; `stop` is the flag that ends it.
+    fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>) {
         limits.stop = Arc::clone(&stop);
         let mut engine = self
             .engine
@@ -333,7 +360,11 @@ impl Session {
             .unwrap_or_else(|| Engine::new(EngineOptions::default()));
         let game = self.game.clone();
         let out = self.out.clone();
-        let infinite = limits.infinite;
+        let endless = limits.infinite
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && limits.clock.is_none());
         let multi = engine.options().multi_pv > 1;
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -357,7 +388,7 @@ impl Session {
             Ok(handle) => {
                 self.running = Some(Running {
                     stop,
-                    infinite,
+                    endless,
                     handle,
                 });
             }
@@ -366,12 +397,12 @@ impl Session {
     }
 
     /// Ends the running search, if any: at once when `now`, else when it ends by itself
-    /// (an infinite search is stopped all the same).
+    /// (an endless search is stopped all the same).
     fn finish(&mut self, now: bool) {
         let Some(running) = self.running.take() else {
             return;
         };
-        if now || running.infinite {
+        if now || running.endless {
             running.stop.store(true, Ordering::Relaxed);
         }
         match running.handle.join() {
