@@ -80,6 +80,7 @@ impl Variant {
             board: self.board_kind(),
             pieces: 9,
             fly_at: 3,
+            fly_empty_hand: false,
             mill_removal: MillRemoval::UnlessAllInMills,
             double_mill: DoubleMill::One,
             full_board: FullBoard::Blocked,
@@ -207,8 +208,13 @@ pub struct Rules {
     pub board: BoardKind,
     /// Pieces per side.
     pub pieces: u8,
-    /// A player with exactly this many pieces left may fly; 0 means never.
+    /// A player with exactly this many pieces left (on the board and in hand) may fly; 0 means
+    /// never.
     pub fly_at: u8,
+    /// Whether flying also needs an empty hand. Off by default: in Lasker Morris a player with
+    /// three pieces flies while some are still in hand, as the known value of the game was
+    /// computed; Sanmill plays it on.
+    pub fly_empty_hand: bool,
     /// Which pieces a mill may remove.
     pub mill_removal: MillRemoval,
     /// Removals for a ply that closes several mills.
