@@ -33,6 +33,7 @@ pub mod ply;
 mod point;
 mod position;
 pub mod record;
+pub mod sanmill;
 mod setup;
 mod variant;
 mod zobrist;

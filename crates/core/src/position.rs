@@ -815,7 +815,7 @@ fn removal_sets(
 
 /// Whether `remove` is a set of removals that can be made one after another from `victim` when
 /// `wanted` are owed: as many as owed, or fewer when nothing more may be removed.
-fn valid_removals(
+pub(crate) fn valid_removals(
     board: &Board,
     rule: MillRemoval,
     victim: Bitboard,

@@ -184,6 +184,17 @@ proptest! {
     }
 
     #[test]
+    fn every_position_written_as_a_sanmill_string_reads_back(pos in arb_position()) {
+        match morris_core::sanmill::write(&pos) {
+            Ok(text) => {
+                let read = Position::from_fen(*pos.rules(), &text);
+                prop_assert_eq!(read, Ok(pos), "{}", text);
+            }
+            Err(e) => prop_assert_ne!(pos.board().len(), 24, "{}", e),
+        }
+    }
+
+    #[test]
     fn every_game_record_round_trips((rules, seed, plies, end) in arb_game(), from_setup in any::<bool>()) {
         let start = if from_setup {
             random_position(rules, seed ^ 0x55, (seed % 20) as usize)
