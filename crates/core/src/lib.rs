@@ -25,8 +25,12 @@
 mod bitboard;
 mod board;
 mod color;
+pub mod export;
 pub mod fen;
 mod game;
+pub mod import;
+pub mod malom;
+mod movetext;
 mod outcome;
 mod perft;
 pub mod ply;
@@ -51,5 +55,6 @@ pub use position::{PlayError, PlyList, Position, TextPlyError};
 pub use record::{GameRecord, RecordError};
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use variant::{
-    DoubleMill, FullBoard, MAX_PIECES, MillRemoval, ParseVariantError, Rules, RulesError, Variant,
+    DoubleMill, FullBoard, MAX_PIECES, MillRemoval, OPTION_TAGS, ParseVariantError, Rules,
+    RulesError, Variant,
 };
