@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod convert;
 mod engine;
 mod loadtest;
 mod matches;
