@@ -372,17 +372,24 @@ fn chunks(text: &str, format: Format) -> Vec<(usize, &str)> {
             .filter(|(_, l)| !l.trim().is_empty())
             .collect();
     }
+    // A game starts at a tag after move text, or at a first move after a result.
     let mut starts = vec![0];
     let mut seen_moves = false;
+    let mut ended = false;
     for (offset, line) in &lines {
         let t = line.trim();
-        if t.starts_with('[') {
+        if t.starts_with('[') || (ended && t.starts_with("1.")) {
             if seen_moves {
                 starts.push(*offset);
                 seen_moves = false;
+                ended = false;
             }
         } else if !t.is_empty() {
             seen_moves = true;
+            ended = t
+                .split_whitespace()
+                .last()
+                .is_some_and(|w| movetext::result_token(w).is_some());
         }
     }
     let mut out = Vec::new();

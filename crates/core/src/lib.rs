@@ -3,7 +3,8 @@
 //! Boards and variants are data ([`Board`], [`Variant`], [`Rules`]); a [`Position`] knows its
 //! legal [`Ply`]s, plays them and tells when the game is over; a [`Game`] adds the draw rules
 //! that need history. Points, plies, position strings and game records read and write the
-//! notation of the rule book, and Sanmill's position strings and records are read too.
+//! notation of the rule book. Other programs' games and positions are read by [`import`]
+//! (Sanmill, PlayOK, GoldToken, Malom) and written by [`export`], [`sanmill`] and [`malom`].
 //!
 //! ```
 //! use morris_core::{perft, Game, Position, Variant};

@@ -164,6 +164,12 @@ impl<'a> Lexer<'a> {
                         .find('\n')
                         .map_or(bytes.len(), |e| start + e);
                 }
+                b'(' if is_coordinate(&bytes[start..]) => {
+                    return Err(self.error(
+                        start,
+                        "engine coordinates such as (2,4) are early Sanmill's, not a variation: read them with import::read_games",
+                    ));
+                }
                 b'(' => {
                     let mut depth = 0usize;
                     let mut i = start;
@@ -256,6 +262,11 @@ impl<'a> Lexer<'a> {
         self.pos = consumed;
         Ok((start, Token::Tag(name, value)))
     }
+}
+
+/// Whether a text starts with an engine coordinate of early Sanmill, `(2,4)`.
+pub(crate) fn is_coordinate(b: &[u8]) -> bool {
+    matches!(b, [b'(', f, b',', r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit())
 }
 
 /// The tags of a record and where its move text begins.

@@ -191,6 +191,9 @@ fn early_sanmill_engine_coordinates_are_read_or_refused_with_the_reason() {
     let moves = "(2,1) (2,3) (2,1)->(3,1)";
     let imported = read(moves, Variant::Lasker.rules());
     assert_plies(&imported, &["d6", "f4", "d6-d7"]);
+    // The record reader refuses them rather than skip them as a variation.
+    let e = GameRecord::parse("(2,1) (2,3)").unwrap_err();
+    assert!(e.to_string().contains("engine coordinates"), "{e}");
     for bad in ["(2,1) (4,1)", "(2,1) (2,9)", "(2,1) d6"] {
         let e = import::read_game(bad, nine()).unwrap_err();
         assert!(e.to_string().contains("engine coordinate"), "{bad}: {e}");
@@ -352,6 +355,11 @@ fn files_with_several_games_read_each() {
         .unwrap()
         + 1;
     assert_eq!(e.error.at.line, line, "{e}");
+    // Move lists without tags, each ended by its result.
+    let bare = "1. d6 f4 1-0\n1. d2 b4 2. d7 *\n";
+    let games = import::read_games(bare, nine());
+    assert_eq!(games.len(), 2);
+    assert_plies(games[1].as_ref().unwrap(), &["d2", "b4", "d7"]);
     // A file of positions, one a line.
     let positions = format!("{MALOM_AFTER_D6_F4}\n{MALOM_AFTER_D6_F4}\n");
     assert_eq!(import::read_games(&positions, nine()).len(), 2);

@@ -195,6 +195,38 @@ proptest! {
     }
 
     #[test]
+    fn a_removal_owed_as_sanmill_writes_it_completes_as_the_ply_it_belongs_to(pos in arb_position()) {
+        let board = pos.board();
+        for ply in pos.legal_plies().into_iter().filter(|p| p.is_removal()) {
+            // The moment between: the piece placed or moved, nothing removed yet.
+            let us = pos.turn();
+            let mut setup = pos.to_setup();
+            let own = setup.pieces.get_mut(us);
+            if let Some(from) = ply.from() {
+                own.remove(from);
+            } else {
+                *setup.in_hand.get_mut(us) -= 1;
+            }
+            own.insert(ply.to());
+            let owed = ply.removals().count() as u8;
+            let pending = sanmill::PendingRemoval::new(setup, owed)
+                .unwrap_or_else(|e| panic!("{pos:?} {}: {e}", ply.display(board)));
+            // Sanmill's strings hold boards of 24 points; the others are checked without them.
+            let (read, text) = match pending.to_sanmill() {
+                Ok(text) => (sanmill::PendingRemoval::from_fen(*pos.rules(), &text).unwrap(), text),
+                Err(_) => (pending, pos.fen()),
+            };
+            prop_assert_eq!(read, pending, "{}", text);
+            let mut after = pos.after_unchecked(ply);
+            let completed = read.remove(ply.removals()).unwrap();
+            // The counter restarts at the removal, as it does after the whole ply.
+            prop_assert_eq!(completed.plies_since_removal(), 0);
+            after = Position::from_fen(*pos.rules(), &after.fen()).unwrap();
+            prop_assert_eq!(completed, after, "{}", text);
+        }
+    }
+
+    #[test]
     fn every_game_record_round_trips((rules, seed, plies, end) in arb_game(), from_setup in any::<bool>()) {
         let start = if from_setup {
             random_position(rules, seed ^ 0x55, (seed % 20) as usize)
