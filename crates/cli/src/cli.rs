@@ -71,6 +71,10 @@ enum Command {
     },
     /// Plays in the terminal: full-screen, or line by line with --plain.
     Play(crate::play::PlayArgs),
+    /// Writes a game or a position for another program: reads one or more games or positions
+    /// on standard input (records of morris, Sanmill, PlayOK or GoldToken, position strings,
+    /// Malom positions), or the game of --position and --moves.
+    Convert(crate::convert::ConvertArgs),
 }
 
 /// The deepest perft: the count recurses once per ply, and this many levels stay far inside
@@ -203,6 +207,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Accuracy(args) => crate::accuracy::run(&args, &mut out)?,
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
+        Command::Convert(args) => crate::convert::run(&args, &mut out)?,
         Command::Play(args) => {
             drop(out);
             return crate::play::run(args);

@@ -4,6 +4,7 @@ mod accuracy;
 mod bars;
 mod bench;
 mod cli;
+mod convert;
 mod engine;
 mod loadtest;
 mod matches;

@@ -19,7 +19,7 @@ pub struct ParseFenError {
 }
 
 impl ParseFenError {
-    fn new(field: &'static str, message: impl Into<String>) -> ParseFenError {
+    pub(crate) fn new(field: &'static str, message: impl Into<String>) -> ParseFenError {
         ParseFenError {
             field,
             message: message.into(),
@@ -104,13 +104,6 @@ fn shorten(text: &str) -> String {
     text.chars().take(24).collect()
 }
 
-/// The points of Sanmill's rings, each clockwise from the top middle: inner, middle, outer.
-const SANMILL_RINGS: [[&str; 8]; 3] = [
-    ["d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5"],
-    ["d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6"],
-    ["d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7"],
-];
-
 impl Setup {
     /// Reads a position string under these rules: the project's own form or Sanmill's.
     ///
@@ -122,11 +115,15 @@ impl Setup {
         let Some(first) = fields.first() else {
             return Err(ParseFenError::new("board", "the string is empty"));
         };
-        let is_sanmill = rules.board().len() == 24
-            && first.split('/').count() == 3
-            && first.split('/').all(|r| r.chars().count() == 8);
-        if is_sanmill {
-            return Setup::from_sanmill(rules, &fields);
+        if crate::sanmill::is_sanmill_board(first) {
+            let read = crate::sanmill::read(rules, text)?;
+            if read.owed > 0 {
+                return Err(ParseFenError::new(
+                    "action",
+                    "the position owes a removal (action r), which a position here cannot hold: read it with sanmill::PendingRemoval, or give the position before the ply that closed the mill",
+                ));
+            }
+            return Ok(read.setup);
         }
         if fields.len() != 6 {
             return Err(ParseFenError::new(
@@ -200,121 +197,6 @@ impl Setup {
             turn,
             plies_since_removal: number("plies since removal", fields[4])?,
             move_number: number("move number", fields[5])?,
-        })
-    }
-
-    fn from_sanmill(rules: Rules, fields: &[&str]) -> Result<Setup, ParseFenError> {
-        // Older Sanmill versions wrote 12 fields: no last-mill fields and no mills bitmask.
-        let counters = match fields.len() {
-            12 => 10,
-            n if n >= 17 => 15,
-            n => {
-                return Err(ParseFenError::new(
-                    "fields",
-                    format!(
-                        "a Sanmill position string has 17 fields (12 in older versions), found {n}"
-                    ),
-                ));
-            }
-        };
-        let board = rules.board();
-        let mut pieces = ByColor::splat(Bitboard::EMPTY);
-        for (ring, names) in fields[0].split('/').zip(SANMILL_RINGS) {
-            for (c, name) in ring.chars().zip(names) {
-                let Some(p) = board.point(name) else { continue };
-                match c {
-                    'O' => pieces.white.insert(p),
-                    '@' => pieces.black.insert(p),
-                    '*' => {}
-                    'X' => {
-                        return Err(ParseFenError::new(
-                            "board",
-                            "marked points (X) are not used by these rules",
-                        ));
-                    }
-                    other => {
-                        return Err(ParseFenError::new(
-                            "board",
-                            format!("'{other}' is not O, @ or *"),
-                        ));
-                    }
-                }
-            }
-        }
-        let turn = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(ParseFenError::new(
-                    "side to move",
-                    format!("expected w or b, found '{}'", shorten(other)),
-                ));
-            }
-        };
-        if !matches!(fields[2], "r" | "p" | "m" | "o" | "n") {
-            return Err(ParseFenError::new(
-                "phase",
-                format!("expected r, p, m, o or n, found '{}'", shorten(fields[2])),
-            ));
-        }
-        match fields[3] {
-            // `?`: no action, as Sanmill writes when none is pending.
-            "p" | "s" | "?" => {}
-            "r" => {
-                return Err(ParseFenError::new(
-                    "action",
-                    "the position owes a removal; here a ply carries its removal, so give the position before the ply that closed the mill",
-                ));
-            }
-            other => {
-                return Err(ParseFenError::new(
-                    "action",
-                    format!("expected p, s or r, found '{}'", shorten(other)),
-                ));
-            }
-        }
-        let white_on_board: usize = number("white on board", fields[4])?;
-        let white_in_hand: u8 = number("white in hand", fields[5])?;
-        let black_on_board: usize = number("black on board", fields[6])?;
-        let black_in_hand: u8 = number("black in hand", fields[7])?;
-        if white_on_board != pieces.white.count() {
-            return Err(ParseFenError::new(
-                "white on board",
-                format!(
-                    "says {white_on_board} but the board shows {}",
-                    pieces.white.count()
-                ),
-            ));
-        }
-        if black_on_board != pieces.black.count() {
-            return Err(ParseFenError::new(
-                "black on board",
-                format!(
-                    "says {black_on_board} but the board shows {}",
-                    pieces.black.count()
-                ),
-            ));
-        }
-        for (i, field) in fields[8..counters].iter().enumerate() {
-            let name = if i < 2 {
-                "pieces to remove"
-            } else {
-                "mill fields"
-            };
-            number::<u64>(name, field)?;
-        }
-        let mut plies_since_removal: u16 = number("plies since removal", fields[counters])?;
-        let move_number: u32 = number("move number", fields[counters + 1])?;
-        if !rules.place_or_move && (white_in_hand > 0 || black_in_hand > 0) {
-            plies_since_removal = 0;
-        }
-        Ok(Setup {
-            rules,
-            pieces,
-            in_hand: ByColor::new(white_in_hand, black_in_hand),
-            turn,
-            plies_since_removal,
-            move_number: move_number.max(1),
         })
     }
 }

@@ -3,7 +3,8 @@
 //! Boards and variants are data ([`Board`], [`Variant`], [`Rules`]); a [`Position`] knows its
 //! legal [`Ply`]s, plays them and tells when the game is over; a [`Game`] adds the draw rules
 //! that need history. Points, plies, position strings and game records read and write the
-//! notation of the rule book, and Sanmill's position strings and records are read too.
+//! notation of the rule book. Other programs' games and positions are read by [`import`]
+//! (Sanmill, PlayOK, GoldToken, Malom) and written by [`export`], [`sanmill`] and [`malom`].
 //!
 //! ```
 //! use morris_core::{perft, Game, Position, Variant};
@@ -25,14 +26,19 @@
 mod bitboard;
 mod board;
 mod color;
+pub mod export;
 pub mod fen;
 mod game;
+pub mod import;
+pub mod malom;
+mod movetext;
 mod outcome;
 mod perft;
 pub mod ply;
 mod point;
 mod position;
 pub mod record;
+pub mod sanmill;
 mod setup;
 mod variant;
 mod zobrist;
@@ -50,5 +56,6 @@ pub use position::{PlayError, PlyList, Position, TextPlyError};
 pub use record::{GameRecord, RecordError};
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use variant::{
-    DoubleMill, FullBoard, MAX_PIECES, MillRemoval, ParseVariantError, Rules, RulesError, Variant,
+    DoubleMill, FullBoard, MAX_PIECES, MillRemoval, OPTION_TAGS, ParseVariantError, Rules,
+    RulesError, Variant,
 };

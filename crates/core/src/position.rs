@@ -231,10 +231,14 @@ impl Position {
         h
     }
 
-    /// Whether a side with no pieces in hand, or any side in Lasker, may fly now.
+    /// Whether a side may fly now: it has exactly the rules' number of pieces left, on the
+    /// board and in hand (so in Lasker Morris also while pieces remain in hand, unless the
+    /// rules ask for an empty hand).
     #[inline]
     pub fn can_fly(&self, color: Color) -> bool {
-        self.rules.fly_at != 0 && self.pieces_left(color) == self.rules.fly_at as usize
+        self.rules.fly_at != 0
+            && self.pieces_left(color) == self.rules.fly_at as usize
+            && !(self.rules.fly_empty_hand && self.in_hand(color) > 0)
     }
 
     /// Whether a side may move pieces on the board now (rather than only place).
@@ -811,7 +815,7 @@ fn removal_sets(
 
 /// Whether `remove` is a set of removals that can be made one after another from `victim` when
 /// `wanted` are owed: as many as owed, or fewer when nothing more may be removed.
-fn valid_removals(
+pub(crate) fn valid_removals(
     board: &Board,
     rule: MillRemoval,
     victim: Bitboard,

@@ -16,9 +16,10 @@ use std::fmt::{self, Write as _};
 
 use crate::fen::FenError;
 use crate::game::Game;
+use crate::movetext::{self, Dialect, MoveText, Written, result_token};
 use crate::outcome::{Outcome, Reason};
 use crate::position::{Position, TextPlyError};
-use crate::variant::{ParseVariantError, Rules, Variant};
+use crate::variant::{ParseVariantError, Rules, RulesError, Variant};
 
 /// A game read from a record, with its tags.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +48,8 @@ pub enum RecordErrorKind {
     Variant(ParseVariantError),
     /// The `FEN` tag is not a position.
     Fen(FenError),
+    /// A rule option tag does not fit, or the options do not fit together.
+    Rules(RulesError),
     /// A ply cannot be read, or is not legal in the game at that point.
     Ply {
         /// The number of the ply in the game, from 1.
@@ -93,6 +96,7 @@ impl fmt::Display for RecordError {
             RecordErrorKind::Syntax(m) => write!(f, "{m}"),
             RecordErrorKind::Variant(e) => write!(f, "{e}"),
             RecordErrorKind::Fen(e) => write!(f, "{e}"),
+            RecordErrorKind::Rules(e) => write!(f, "{e}"),
             RecordErrorKind::Ply { number, error } => write!(f, "ply {number}: {error}"),
             RecordErrorKind::AfterEnd { number, outcome } => write!(
                 f,
@@ -105,26 +109,29 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// A token of a record: a tag pair or a word of the move text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Token<'a> {
+pub(crate) enum Token<'a> {
     Tag(String, String),
     Word(&'a str),
 }
 
-struct Lexer<'a> {
-    text: &'a str,
-    pos: usize,
+/// Splits a record into tags and words, skipping space, comments, annotations and variations.
+#[derive(Debug)]
+pub(crate) struct Lexer<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) pos: usize,
 }
 
 impl<'a> Lexer<'a> {
-    fn location(&self, offset: usize) -> Location {
+    pub(crate) fn location(&self, offset: usize) -> Location {
         let before = &self.text[..offset];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         Location { line, column }
     }
 
-    fn error(&self, offset: usize, message: impl Into<String>) -> RecordError {
+    pub(crate) fn error(&self, offset: usize, message: impl Into<String>) -> RecordError {
         RecordError {
             at: self.location(offset),
             kind: RecordErrorKind::Syntax(message.into()),
@@ -132,7 +139,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token and its offset, skipping space, comments, annotations and variations.
-    fn next(&mut self) -> Result<Option<(usize, Token<'a>)>, RecordError> {
+    pub(crate) fn next(&mut self) -> Result<Option<(usize, Token<'a>)>, RecordError> {
         let bytes = self.text.as_bytes();
         loop {
             while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
@@ -156,6 +163,12 @@ impl<'a> Lexer<'a> {
                     self.pos = self.text[start..]
                         .find('\n')
                         .map_or(bytes.len(), |e| start + e);
+                }
+                b'(' if is_coordinate(&bytes[start..]) => {
+                    return Err(self.error(
+                        start,
+                        "engine coordinates such as (2,4) are early Sanmill's, not a variation: read them with import::read_games",
+                    ));
                 }
                 b'(' => {
                     let mut depth = 0usize;
@@ -251,26 +264,96 @@ impl<'a> Lexer<'a> {
     }
 }
 
-fn result_token(word: &str) -> Option<Option<&'static str>> {
-    match word {
-        "1-0" => Some(Some("1-0")),
-        "0-1" => Some(Some("0-1")),
-        "1/2-1/2" | "½-½" => Some(Some("1/2-1/2")),
-        "*" => Some(None),
-        _ => None,
-    }
+/// Whether a text starts with an engine coordinate of early Sanmill, `(2,4)`.
+pub(crate) fn is_coordinate(b: &[u8]) -> bool {
+    matches!(b, [b'(', f, b',', r, b')', ..] if f.is_ascii_digit() && r.is_ascii_digit())
 }
 
-/// The symbols of move annotations (`!`, `?`, `!?`, …), skipped when they stand alone.
-const ANNOTATION: [char; 2] = ['!', '?'];
+/// The tags of a record and where its move text begins.
+#[derive(Debug)]
+pub(crate) struct Head<'a> {
+    pub(crate) lexer: Lexer<'a>,
+    /// The tags with their offsets, in the order read.
+    pub(crate) tags: Vec<(usize, String, String)>,
+    /// The first word of the move text, already taken from the lexer.
+    pub(crate) first: Option<(usize, &'a str)>,
+}
 
-/// Strips a move number (`12.`, `12...`) from the front of a word.
-fn strip_move_number(word: &str) -> &str {
-    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 && word[digits..].starts_with('.') {
-        word[digits..].trim_start_matches('.')
-    } else {
-        word
+impl<'a> Head<'a> {
+    /// Reads the tags of a record up to its first word.
+    pub(crate) fn read(text: &'a str) -> Result<Head<'a>, RecordError> {
+        let mut lexer = Lexer { text, pos: 0 };
+        let mut tags = Vec::new();
+        let mut first = None;
+        while let Some((offset, token)) = lexer.next()? {
+            match token {
+                Token::Tag(name, value) => tags.push((offset, name, value)),
+                Token::Word(w) => {
+                    first = Some((offset, w));
+                    break;
+                }
+            }
+        }
+        Ok(Head { lexer, tags, first })
+    }
+
+    /// The value of a tag and its offset.
+    pub(crate) fn find(&self, name: &str) -> Option<(usize, &str)> {
+        self.tags
+            .iter()
+            .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(o, _, v)| (*o, v.as_str()))
+    }
+
+    /// The rules the tags give: the `Variant` tag (`Custom`, as Sanmill writes for rules of its
+    /// own, starts from `default_rules`), then any rule option tags (see [`Rules::set_option`]).
+    /// The flag says whether the variant was `Custom`.
+    pub(crate) fn rules(&self, default_rules: Rules) -> Result<(Rules, bool), RecordError> {
+        let (mut rules, custom) = match self.find("Variant") {
+            Some((_, v)) if v.trim().eq_ignore_ascii_case("custom") => (default_rules, true),
+            Some((offset, v)) => (
+                v.parse::<Variant>()
+                    .map(Variant::rules)
+                    .map_err(|e| RecordError {
+                        at: self.lexer.location(offset),
+                        kind: RecordErrorKind::Variant(e),
+                    })?,
+                false,
+            ),
+            None => (default_rules, false),
+        };
+        for (offset, name, value) in &self.tags {
+            let bad = |e: RulesError| RecordError {
+                at: self.lexer.location(*offset),
+                kind: RecordErrorKind::Rules(e),
+            };
+            rules.set_option(name, value).map_err(bad)?;
+        }
+        rules.check().map_err(|e| RecordError {
+            at: self.lexer.location(0),
+            kind: RecordErrorKind::Rules(e),
+        })?;
+        Ok((rules, custom))
+    }
+
+    /// The outcome a written result gives a game that the rules do not end: a resignation or
+    /// an agreed draw unless the `Termination` tag names another reason.
+    pub(crate) fn ended(&self, written: Written) -> Outcome {
+        let reason = self
+            .find("Termination")
+            .and_then(|(_, v)| Reason::from_name(v));
+        match written.winner {
+            Some(c) => Outcome::win(c, reason.unwrap_or(Reason::Resignation)),
+            None => Outcome::draw(reason.unwrap_or(Reason::Agreement)),
+        }
+    }
+
+    /// The result the move text or the `Result` tag writes.
+    pub(crate) fn written(&self, moves: &MoveText) -> Option<Written> {
+        moves.result.map(|(_, r)| r).or_else(|| {
+            self.find("Result")
+                .and_then(|(_, v)| result_token(v.trim()).flatten())
+        })
     }
 }
 
@@ -291,129 +374,55 @@ impl GameRecord {
     ///
     /// As [`GameRecord::parse`].
     pub fn parse_with(text: &str, default_rules: Rules) -> Result<GameRecord, RecordError> {
-        let mut lexer = Lexer { text, pos: 0 };
-        let mut tags = Vec::new();
-        let mut pending = None;
-        while let Some((offset, token)) = lexer.next()? {
-            match token {
-                Token::Tag(name, value) => tags.push((offset, name, value)),
-                Token::Word(w) => {
-                    pending = Some((offset, w));
-                    break;
-                }
-            }
-        }
-        let find = |name: &str| {
-            tags.iter()
-                .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
-                .map(|(o, _, v)| (*o, v.as_str()))
-        };
-        let rules = match find("Variant") {
-            Some((offset, v)) => {
-                v.parse::<Variant>()
-                    .map(Variant::rules)
-                    .map_err(|e| RecordError {
-                        at: lexer.location(offset),
-                        kind: RecordErrorKind::Variant(e),
-                    })?
-            }
-            None => default_rules,
-        };
-        let start = match find("FEN") {
+        let mut head = Head::read(text)?;
+        let (rules, _) = head.rules(default_rules)?;
+        let start = match head.find("FEN") {
             Some((offset, fen)) => Position::from_fen(rules, fen).map_err(|e| RecordError {
-                at: lexer.location(offset),
+                at: head.lexer.location(offset),
                 kind: RecordErrorKind::Fen(e),
             })?,
             None => Position::new(rules),
         };
-        let mut game = Game::new(start);
-        let mut result = None;
-        let mut words: Vec<(usize, &str)> = Vec::new();
-        if let Some(p) = pending {
-            words.push(p);
+        let first = head.first.take();
+        let moves = movetext::read(
+            &mut head.lexer,
+            first,
+            Dialect::Names,
+            start.board(),
+            start.turn(),
+        )?;
+        if let Some((offset, _)) = moves.leading_removal {
+            return Err(head.lexer.error(offset, "a removal with no ply before it"));
         }
-        loop {
-            let next = match words.pop() {
-                Some(w) => Some(w),
-                None => match lexer.next()? {
-                    Some((o, Token::Word(w))) => Some((o, w)),
-                    Some((o, Token::Tag(..))) => {
-                        return Err(lexer.error(o, "a tag after the moves"));
-                    }
-                    None => None,
-                },
-            };
-            let Some((offset, word)) = next else { break };
-            if let Some(r) = result_token(word) {
-                result = Some(r);
-                if let Some((o, _)) = lexer.next()? {
-                    return Err(lexer.error(o, "text after the result"));
-                }
-                break;
-            }
-            // Annotation symbols may stand alone, as Sanmill writes them (`d6 !?`).
-            let word = strip_move_number(word).trim_start_matches(ANNOTATION);
-            if word.is_empty() {
-                continue;
-            }
-            let mut ply_text = word.trim_end_matches(['!', '?', '+', '#']).to_string();
-            // A removal written as its own token belongs to the ply before it.
-            loop {
-                match lexer.next()? {
-                    Some((_, Token::Word(w))) if w.trim_start_matches(ANNOTATION).is_empty() => {}
-                    Some((o, Token::Word(w))) => {
-                        let w = w.trim_start_matches(ANNOTATION);
-                        let bare = w.trim_end_matches(['!', '?', '+', '#']);
-                        if bare.len() == 3 && bare.starts_with(['x', 'X']) {
-                            ply_text.push_str(bare);
-                        } else {
-                            words.push((o, w));
-                            break;
-                        }
-                    }
-                    Some((o, Token::Tag(..))) => {
-                        return Err(lexer.error(o, "a tag after the moves"));
-                    }
-                    None => break,
-                }
-            }
+        let mut game = Game::new(start);
+        for (offset, text) in &moves.plies {
             let number = game.plies().len() + 1;
+            let at = head.lexer.location(*offset);
             if let Some(outcome) = game.outcome() {
                 return Err(RecordError {
-                    at: lexer.location(offset),
+                    at,
                     kind: RecordErrorKind::AfterEnd { number, outcome },
                 });
             }
-            let pos = *game.position();
-            let ply = pos.parse_ply(&ply_text).map_err(|error| RecordError {
-                at: lexer.location(offset),
-                kind: RecordErrorKind::Ply { number, error },
-            })?;
+            let ply = game
+                .position()
+                .parse_ply(text)
+                .map_err(|error| RecordError {
+                    at,
+                    kind: RecordErrorKind::Ply { number, error },
+                })?;
             game.play(ply).map_err(|_| RecordError {
-                at: lexer.location(offset),
+                at,
                 kind: RecordErrorKind::Syntax(format!("ply {number} cannot be played")),
             })?;
         }
-        let result = result
-            .flatten()
-            .or_else(|| find("Result").and_then(|(_, v)| result_token(v).flatten()));
         if game.outcome().is_none() {
-            if let Some(result) = result {
-                let reason = find("Termination").and_then(|(_, v)| Reason::from_name(v));
-                let ended = match result {
-                    "1-0" => {
-                        Outcome::win(crate::Color::White, reason.unwrap_or(Reason::Resignation))
-                    }
-                    "0-1" => {
-                        Outcome::win(crate::Color::Black, reason.unwrap_or(Reason::Resignation))
-                    }
-                    _ => Outcome::draw(reason.unwrap_or(Reason::Agreement)),
-                };
-                game.set_ended(Some(ended));
+            if let Some(written) = head.written(&moves) {
+                game.set_ended(Some(head.ended(written)));
             }
         }
         Ok(GameRecord {
-            tags: tags.into_iter().map(|(_, n, v)| (n, v)).collect(),
+            tags: head.tags.into_iter().map(|(_, n, v)| (n, v)).collect(),
             game,
         })
     }
@@ -447,56 +456,83 @@ fn escape(value: &str) -> String {
 }
 
 impl fmt::Display for GameRecord {
-    /// Writes the record: the tags given (less those computed here), then `Variant`, `SetUp`
-    /// and `FEN` for a game that does not start from the start, `Result` and `Termination`,
+    /// Writes the record: the tags given (less those computed here), then `Variant` and the
+    /// rule options that differ from the variant's ([`Rules::changed_options`]), `SetUp` and
+    /// `FEN` for a game that does not start from the start, `Result` and `Termination`,
     /// then the plies, numbered, at most about 80 characters a line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let game = &self.game;
-        let start = game.start();
-        let outcome = game.outcome();
-        let result = outcome.map_or("*", |o| o.result());
-        let computed = ["Variant", "SetUp", "FEN", "Result", "Termination"];
-        for (name, value) in &self.tags {
-            if !computed.iter().any(|c| c.eq_ignore_ascii_case(name)) {
-                writeln!(f, "[{name} \"{}\"]", escape(value))?;
-            }
-        }
-        writeln!(f, "[Variant \"{}\"]", start.rules().variant)?;
-        if *start != Position::new(*start.rules()) {
-            writeln!(f, "[SetUp \"1\"]")?;
-            writeln!(f, "[FEN \"{start}\"]")?;
-        }
-        writeln!(f, "[Result \"{result}\"]")?;
-        if let Some(o) = outcome {
-            writeln!(f, "[Termination \"{}\"]", o.reason.name())?;
-        }
-        writeln!(f)?;
-        let mut line = String::new();
-        let mut push = |f: &mut fmt::Formatter<'_>, word: &str| -> fmt::Result {
-            if !line.is_empty() && line.len() + 1 + word.len() > 80 {
-                writeln!(f, "{line}")?;
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-            Ok(())
-        };
-        let board = start.board();
-        for (pos, ply) in game.positions().iter().zip(game.plies()) {
-            let mut word = String::new();
-            if pos.turn() == crate::Color::White {
-                let _ = write!(word, "{}. ", pos.move_number());
-            } else if std::ptr::eq(pos, start) {
-                let _ = write!(word, "{}... ", pos.move_number());
-            }
-            let _ = write!(word, "{}", ply.display(board));
-            push(f, &word)?;
-        }
-        push(f, result)?;
-        writeln!(f, "{line}")
+        let start = self.game.start();
+        let setup = (*start != Position::new(*start.rules())).then(|| start.to_string());
+        let text = write_record(self, start.rules().variant.name(), setup, |pos, ply| {
+            ply.display(pos.board()).to_string()
+        });
+        f.write_str(&text)
     }
+}
+
+/// Writes a record with the given variant name, start position string (for a set-up game)
+/// and notation of plies: the tags given less those computed, `Variant` and the changed rule
+/// options, `SetUp` and `FEN`, `Result` and `Termination`, then the numbered plies, at most
+/// about 80 characters a line, and the result. Lines end in `\n`.
+pub(crate) fn write_record(
+    record: &GameRecord,
+    variant: &str,
+    setup: Option<String>,
+    ply_text: impl Fn(&Position, crate::Ply) -> String,
+) -> String {
+    let game = &record.game;
+    let start = game.start();
+    let rules = start.rules();
+    let outcome = game.outcome();
+    let result = outcome.map_or("*", |o| o.result());
+    let computed = ["Variant", "SetUp", "FEN", "Result", "Termination"];
+    let mut out = String::new();
+    for (name, value) in &record.tags {
+        let mut scratch = *rules;
+        let is_option = scratch.set_option(name, value) == Ok(true);
+        if !computed.iter().any(|c| c.eq_ignore_ascii_case(name)) && !is_option {
+            let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+        }
+    }
+    let _ = writeln!(out, "[Variant \"{variant}\"]");
+    for (name, value) in rules.changed_options() {
+        let _ = writeln!(out, "[{name} \"{value}\"]");
+    }
+    if let Some(fen) = setup {
+        let _ = writeln!(out, "[SetUp \"1\"]");
+        let _ = writeln!(out, "[FEN \"{fen}\"]");
+    }
+    let _ = writeln!(out, "[Result \"{result}\"]");
+    if let Some(o) = outcome {
+        let _ = writeln!(out, "[Termination \"{}\"]", o.reason.name());
+    }
+    out.push('\n');
+    let mut line = String::new();
+    let mut push = |out: &mut String, word: &str| {
+        if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    };
+    for (pos, &ply) in game.positions().iter().zip(game.plies()) {
+        let mut word = String::new();
+        if pos.turn() == crate::Color::White {
+            let _ = write!(word, "{}. ", pos.move_number());
+        } else if std::ptr::eq(pos, start) {
+            let _ = write!(word, "{}... ", pos.move_number());
+        }
+        word.push_str(&ply_text(pos, ply));
+        push(&mut out, &word);
+    }
+    push(&mut out, result);
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]

@@ -134,6 +134,14 @@ pub enum SetupProblem {
     LineOfSideToMove,
     /// The move number is 0; it starts at 1.
     MoveNumberZero,
+    /// A removal is owed, but the rules never remove (Three Men's Morris).
+    RemovalNotInRules,
+    /// A removal is owed, but the side that removes has no mill.
+    RemovalWithoutMill(Color),
+    /// A removal is owed, but this side has no piece on the board.
+    NothingToRemove(Color),
+    /// This many removals are owed, which no ply under these rules earns.
+    RemovalsOwed(u8),
 }
 
 impl fmt::Display for SetupProblem {
@@ -161,6 +169,19 @@ impl fmt::Display for SetupProblem {
                 f.write_str("the side to move already has a line of three")
             }
             SetupProblem::MoveNumberZero => f.write_str("the move number must be at least 1"),
+            SetupProblem::RemovalNotInRules => {
+                f.write_str("a removal is owed, but these rules remove nothing")
+            }
+            SetupProblem::RemovalWithoutMill(c) => {
+                write!(f, "{} is to remove a piece but has no mill", c.title())
+            }
+            SetupProblem::NothingToRemove(c) => {
+                write!(f, "a removal is owed, but {} has no piece to remove", c.title())
+            }
+            SetupProblem::RemovalsOwed(n) => write!(
+                f,
+                "{n} removals are owed, which no ply earns under these rules"
+            ),
         }
     }
 }

@@ -80,6 +80,7 @@ impl Variant {
             board: self.board_kind(),
             pieces: 9,
             fly_at: 3,
+            fly_empty_hand: false,
             mill_removal: MillRemoval::UnlessAllInMills,
             double_mill: DoubleMill::One,
             full_board: FullBoard::Blocked,
@@ -145,12 +146,14 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
         let lower = s.trim().to_ascii_lowercase();
         let found = match lower.as_str() {
-            "nine" | "9" | "nine men's morris" | "ninemensmorris" | "standard" => Variant::Nine,
+            "nine" | "9" | "nine men's morris" | "ninemensmorris" | "standard" | "standard_9mm" => {
+                Variant::Nine
+            }
             "three" | "3" | "three men's morris" => Variant::Three,
             "six" | "6" | "six men's morris" => Variant::Six,
-            "twelve" | "12" | "twelve men's morris" => Variant::Twelve,
+            "twelve" | "12" | "twelve men's morris" | "twelve_mens_morris" => Variant::Twelve,
             "morabaraba" => Variant::Morabaraba,
-            "lasker" | "lasker morris" => Variant::Lasker,
+            "lasker" | "lasker morris" | "lasker_morris" => Variant::Lasker,
             _ => {
                 return Err(ParseVariantError {
                     text: s.chars().take(40).collect(),
@@ -207,8 +210,13 @@ pub struct Rules {
     pub board: BoardKind,
     /// Pieces per side.
     pub pieces: u8,
-    /// A player with exactly this many pieces left may fly; 0 means never.
+    /// A player with exactly this many pieces left (on the board and in hand) may fly; 0 means
+    /// never.
     pub fly_at: u8,
+    /// Whether flying also needs an empty hand. Off by default: in Lasker Morris a player with
+    /// three pieces flies while some are still in hand, as the known value of the game was
+    /// computed; Sanmill plays it on.
+    pub fly_empty_hand: bool,
     /// Which pieces a mill may remove.
     pub mill_removal: MillRemoval,
     /// Removals for a ply that closes several mills.
@@ -279,5 +287,189 @@ impl Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Variant::Nine.rules()
+    }
+}
+
+/// The names of the rule options as a game record's tags give them, after its `Variant` tag:
+/// `[FlyAt "0"]`, `[DoubleMill "per_mill"]`.
+pub const OPTION_TAGS: [&str; 10] = [
+    "Diagonals",
+    "Pieces",
+    "FlyAt",
+    "FlyEmptyHand",
+    "MillRemoval",
+    "DoubleMill",
+    "FullBoard",
+    "PlaceOrMove",
+    "Repetition",
+    "NMove",
+];
+
+fn flag(name: &str, value: &str) -> Result<bool, RulesError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(RulesError(format!(
+            "rule {name}: expected true or false, found '{}'",
+            value.chars().take(24).collect::<String>()
+        ))),
+    }
+}
+
+fn count<T: FromStr>(name: &str, value: &str) -> Result<T, RulesError> {
+    value.trim().parse().map_err(|_| {
+        RulesError(format!(
+            "rule {name}: expected a number, found '{}'",
+            value.chars().take(24).collect::<String>()
+        ))
+    })
+}
+
+impl Rules {
+    /// Sets the rule option a record tag names: one of [`OPTION_TAGS`] (`Diagonals` puts the
+    /// diagonal lines on a board of 24 points, or takes them off), or one of Sanmill's rule
+    /// settings (`piecesCount`, `flyPieceCount`, `mayFly`, `hasDiagonalLines`,
+    /// `mayMoveInPlacingPhase`, `mayRemoveMultiple`, `mayRemoveFromMillsAlways`, `nMoveRule`,
+    /// `threefoldRepetitionRule`). Names are compared ignoring case.
+    ///
+    /// ```
+    /// use morris_core::Variant;
+    /// let mut rules = Variant::Nine.rules();
+    /// assert_eq!(rules.set_option("FlyAt", "0"), Ok(true));
+    /// assert_eq!(rules.fly_at, 0);
+    /// assert_eq!(rules.set_option("White", "Ann"), Ok(false));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] when the value does not fit the option. The rules as a whole are not
+    /// checked here; [`Rules::check`] does that.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<bool, RulesError> {
+        let key = name.to_ascii_lowercase();
+        let word = value.trim().to_ascii_lowercase();
+        let bad = |what: &str| {
+            RulesError(format!(
+                "rule {name}: expected {what}, found '{}'",
+                value.chars().take(24).collect::<String>()
+            ))
+        };
+        match key.as_str() {
+            "pieces" | "piecescount" => self.pieces = count(name, value)?,
+            "flyat" | "flypiececount" => self.fly_at = count(name, value)?,
+            "mayfly" => {
+                if !flag(name, value)? {
+                    self.fly_at = 0;
+                } else if self.fly_at == 0 {
+                    self.fly_at = 3;
+                }
+            }
+            "flyemptyhand" => self.fly_empty_hand = flag(name, value)?,
+            "millremoval" => {
+                self.mill_removal = match word.as_str() {
+                    "unless_all_in_mills" => MillRemoval::UnlessAllInMills,
+                    "always" => MillRemoval::Always,
+                    "never" => MillRemoval::Never,
+                    _ => return Err(bad("unless_all_in_mills, always or never")),
+                }
+            }
+            "mayremovefrommillsalways" => {
+                self.mill_removal = if flag(name, value)? {
+                    MillRemoval::Always
+                } else {
+                    MillRemoval::UnlessAllInMills
+                }
+            }
+            "doublemill" => {
+                self.double_mill = match word.as_str() {
+                    "one" => DoubleMill::One,
+                    "per_mill" => DoubleMill::PerMill,
+                    _ => return Err(bad("one or per_mill")),
+                }
+            }
+            "mayremovemultiple" => {
+                self.double_mill = if flag(name, value)? {
+                    DoubleMill::PerMill
+                } else {
+                    DoubleMill::One
+                }
+            }
+            "fullboard" => {
+                self.full_board = match word.as_str() {
+                    "blocked" => FullBoard::Blocked,
+                    "draw" => FullBoard::Draw,
+                    _ => return Err(bad("blocked or draw")),
+                }
+            }
+            "placeormove" | "maymoveinplacingphase" => self.place_or_move = flag(name, value)?,
+            "repetition" => self.repetition = count(name, value)?,
+            "threefoldrepetitionrule" => self.repetition = if flag(name, value)? { 3 } else { 0 },
+            "nmove" | "nmoverule" => self.n_move = count(name, value)?,
+            "diagonals" | "hasdiagonallines" => {
+                if self.board().len() != 24 {
+                    return Err(RulesError(format!(
+                        "rule {name}: the board of {} has no diagonals to add",
+                        self.variant
+                    )));
+                }
+                self.board = if flag(name, value)? {
+                    BoardKind::Diagonal
+                } else {
+                    BoardKind::Standard
+                };
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The options that differ from the defaults of the rules' variant, as record tags
+    /// ([`OPTION_TAGS`]) and their values, in the order of [`OPTION_TAGS`].
+    pub fn changed_options(&self) -> Vec<(&'static str, String)> {
+        let base = self.variant.rules();
+        let mut out = Vec::new();
+        if self.board != base.board {
+            out.push(("Diagonals", (self.board == BoardKind::Diagonal).to_string()));
+        }
+        if self.pieces != base.pieces {
+            out.push(("Pieces", self.pieces.to_string()));
+        }
+        if self.fly_at != base.fly_at {
+            out.push(("FlyAt", self.fly_at.to_string()));
+        }
+        if self.fly_empty_hand != base.fly_empty_hand {
+            out.push(("FlyEmptyHand", self.fly_empty_hand.to_string()));
+        }
+        if self.mill_removal != base.mill_removal {
+            let name = match self.mill_removal {
+                MillRemoval::UnlessAllInMills => "unless_all_in_mills",
+                MillRemoval::Always => "always",
+                MillRemoval::Never => "never",
+            };
+            out.push(("MillRemoval", name.to_string()));
+        }
+        if self.double_mill != base.double_mill {
+            let name = match self.double_mill {
+                DoubleMill::One => "one",
+                DoubleMill::PerMill => "per_mill",
+            };
+            out.push(("DoubleMill", name.to_string()));
+        }
+        if self.full_board != base.full_board {
+            let name = match self.full_board {
+                FullBoard::Blocked => "blocked",
+                FullBoard::Draw => "draw",
+            };
+            out.push(("FullBoard", name.to_string()));
+        }
+        if self.place_or_move != base.place_or_move {
+            out.push(("PlaceOrMove", self.place_or_move.to_string()));
+        }
+        if self.repetition != base.repetition {
+            out.push(("Repetition", self.repetition.to_string()));
+        }
+        if self.n_move != base.n_move {
+            out.push(("NMove", self.n_move.to_string()));
+        }
+        out
     }
 }

@@ -368,6 +368,36 @@ fn lasker_a_player_may_place_or_move_from_the_first_turn() {
     assert!(illegal_reason(&nine, "d6-d7").contains("must place"));
 }
 
+/// Lasker: White has a7 and g1 on the board and one piece in hand, three pieces left.
+const LASKER_THREE_LEFT: &str = "W../B.B/.../....../.../.../..W w 1 3 0 8";
+
+#[test]
+fn lasker_a_player_with_three_pieces_left_flies_also_with_pieces_in_hand() {
+    let pos = position(Variant::Lasker.rules(), LASKER_THREE_LEFT);
+    assert_eq!(pos.pieces_left(Color::White), 3);
+    assert!(pos.can_fly(Color::White));
+    let list = plies_from(&pos, "a7-");
+    assert_eq!(list.len(), 20, "a7 flies to every empty point: {list:?}");
+    assert!(list.contains(&"a7-e3".to_string()));
+    // Placing stays possible, and Black with five pieces left does not fly.
+    assert!(plies(&pos).contains(&"e3".to_string()));
+    assert!(!pos.can_fly(Color::Black));
+}
+
+#[test]
+fn lasker_with_the_empty_hand_option_flies_only_once_the_hand_is_empty() {
+    let rules = with(Variant::Lasker, |r| r.fly_empty_hand = true);
+    let pos = position(rules, LASKER_THREE_LEFT);
+    assert!(!pos.can_fly(Color::White));
+    assert_eq!(plies_from(&pos, "a7-"), ["a7-a4", "a7-d7"]);
+    assert!(illegal_reason(&pos, "a7-e3").contains("not next to"));
+    // Once the last piece is placed, the three fly.
+    let placed = pos.play_text("e3").unwrap().play_text("b6-b4").unwrap();
+    assert_eq!(placed.in_hand(Color::White), 0);
+    assert!(placed.can_fly(Color::White));
+    assert!(placed.parse_ply("a7-c5").is_ok());
+}
+
 #[test]
 fn setup_validation_lists_every_problem() {
     let rules = Variant::Nine.rules();

@@ -118,7 +118,9 @@ pub(crate) fn rules_bytes(rules: &Rules) -> [u8; 8] {
         FullBoard::Blocked => 0,
         FullBoard::Draw => 1,
     };
-    let flags = u8::from(rules.place_or_move) | (u8::from(rules.line_wins) << 1);
+    let flags = u8::from(rules.place_or_move)
+        | (u8::from(rules.line_wins) << 1)
+        | (u8::from(rules.fly_empty_hand) << 2);
     [
         variant,
         board,

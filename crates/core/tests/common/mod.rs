@@ -50,6 +50,9 @@ pub fn rule_sets() -> Vec<(String, Rules)> {
         r.double_mill = DoubleMill::PerMill;
         r.mill_removal = MillRemoval::Always;
     }));
+    out.push(with(Variant::Lasker, "fly-empty-hand", &|r| {
+        r.fly_empty_hand = true
+    }));
     out.push(with(Variant::Six, "flying", &|r| r.fly_at = 3));
     out.push(with(Variant::Six, "five-pieces", &|r| r.pieces = 5));
     out.push(with(Variant::Nine, "lasker-style", &|r| {

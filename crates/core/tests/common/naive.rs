@@ -188,6 +188,7 @@ pub struct NaiveRules {
     pub board: &'static NaiveBoard,
     pub pieces: u8,
     pub fly_at: u8,
+    pub fly_empty_hand: bool,
     pub removal: Removal,
     pub per_mill: bool,
     pub full_board_draws: bool,
@@ -207,6 +208,7 @@ impl NaiveRules {
             board,
             pieces: rules.pieces,
             fly_at: rules.fly_at,
+            fly_empty_hand: rules.fly_empty_hand,
             removal: match rules.mill_removal {
                 MillRemoval::UnlessAllInMills => Removal::UnlessAllInMills,
                 MillRemoval::Always => Removal::Always,
@@ -244,6 +246,7 @@ impl PartialEq for NaiveRules {
         std::ptr::eq(self.board, other.board)
             && self.pieces == other.pieces
             && self.fly_at == other.fly_at
+            && self.fly_empty_hand == other.fly_empty_hand
             && self.removal == other.removal
             && self.per_mill == other.per_mill
             && self.full_board_draws == other.full_board_draws
@@ -419,9 +422,12 @@ impl NaivePos {
         }
     }
 
-    /// Whether `side` may fly: exactly the rules' number of pieces left, flying not off.
+    /// Whether `side` may fly: exactly the rules' number of pieces left, flying not off, and
+    /// an empty hand where the rules ask for one.
     fn flies(&self, side: Side) -> bool {
-        self.rules.fly_at != 0 && self.left(side) == self.rules.fly_at as usize
+        self.rules.fly_at != 0
+            && self.left(side) == self.rules.fly_at as usize
+            && !(self.rules.fly_empty_hand && self.hand[side.index()] > 0)
     }
 
     /// Placements and moves of the side to move, as (from, to), ignoring whether the game ended.
