@@ -40,6 +40,7 @@ use std::time::Duration;
 use morris_core::{Game, Ply};
 
 pub use engine::{Engine, MAX_DEPTH, trap_weight};
+pub use level::estimated_rating;
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
 pub use probe::{Plies, Probe, TbValue, Wdl, score_plies, terminal_value};
 pub use protocol::{Command, CommandError, OpenTablebase, run_protocol};

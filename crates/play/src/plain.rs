@@ -80,6 +80,17 @@ impl<W: Write> Plain<W> {
             self.settings.player_name(Color::White),
             self.settings.player_name(Color::Black)
         )?;
+        if Color::ALL
+            .iter()
+            .any(|&c| *self.settings.seats.get(c) == Seat::Computer)
+        {
+            writeln!(
+                self.out,
+                "The computer plays at level {}, a rating of about {}.",
+                self.settings.level,
+                morris_engine::estimated_rating(self.settings.level)
+            )?;
+        }
         writeln!(self.out, "{HELP}")?;
         self.show()?;
         let mut lines = LineReader::new(input, MAX_LINE);
