@@ -238,6 +238,7 @@ fn coaching_allowed(state: &GameState) -> Result<(), ApiError> {
 /// `GET /api/games/{id}/hint`
 pub async fn hint(
     State(app): State<Arc<AppState>>,
+    ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<HintView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
@@ -248,17 +249,18 @@ pub async fn hint(
             o.describe()
         )));
     }
-    Ok(Json(app.computer.hint(state.game).await?))
+    Ok(Json(app.computer.hint(state.game, client).await?))
 }
 
 /// `GET /api/games/{id}/analysis`
 pub async fn analysis(
     State(app): State<Arc<AppState>>,
+    ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<AnalysisView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
     coaching_allowed(&state)?;
-    Ok(Json(app.computer.analyse(state.game).await?))
+    Ok(Json(app.computer.analyse(state.game, client).await?))
 }
 
 /// `GET /api/games/{id}/record`

@@ -12,6 +12,7 @@ use crate::computer::Computer;
 use crate::error::ApiError;
 use crate::game_state::GameState;
 use crate::limits::RateLimiter;
+use crate::queue::QueueLimits;
 use crate::response::GameView;
 use crate::seat::GameId;
 use crate::store::Store;
@@ -67,6 +68,8 @@ pub struct Limits {
     pub max_sockets: usize,
     /// How long a watcher may take to accept an update before its WebSocket is closed.
     pub send_timeout: Duration,
+    /// The bounds of hints and analyses waiting for the engine.
+    pub coaching: QueueLimits,
 }
 
 impl Default for Limits {
@@ -78,6 +81,7 @@ impl Default for Limits {
             idle: Duration::from_secs(600),
             max_sockets: 10_000,
             send_timeout: Duration::from_secs(15),
+            coaching: QueueLimits::default(),
         }
     }
 }

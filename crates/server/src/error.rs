@@ -27,6 +27,8 @@ pub enum ApiError {
     UnsupportedMediaType,
     /// 429: too many games created from one address in a minute.
     TooManyRequests,
+    /// 429: the client already has as much work waiting as it may (hints, analyses).
+    Busy(String),
     /// 500: a fault of the server (the database failed); the client sees a generic message.
     Internal(String),
     /// 503: the server cannot take this work now (shutting down, or no engine for the task).
@@ -44,7 +46,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests | ApiError::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -57,6 +59,7 @@ impl ApiError {
             | ApiError::Forbidden(m)
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
+            | ApiError::Busy(m)
             | ApiError::Unavailable(m) => m.clone(),
             ApiError::MethodNotAllowed => "this method is not allowed here".into(),
             ApiError::TooLarge => "the request body is too large".into(),
@@ -137,6 +140,7 @@ mod tests {
             (ApiError::TooLarge, 413),
             (ApiError::UnsupportedMediaType, 415),
             (ApiError::TooManyRequests, 429),
+            (ApiError::Busy("x".into()), 429),
             (ApiError::Internal("disk".into()), 500),
             (ApiError::Unavailable("x".into()), 503),
         ];

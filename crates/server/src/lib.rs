@@ -30,6 +30,7 @@ pub mod error;
 pub mod game_state;
 pub mod limits;
 pub mod loadtest;
+pub mod queue;
 pub mod request;
 pub mod response;
 pub mod seat;
@@ -117,8 +118,11 @@ pub fn default_db_path() -> PathBuf {
 pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     let store = Store::open(&config.db)?;
     let mut computer = match config.engine_threads {
-        Some(n) => Computer::new(n),
-        None => Computer::for_this_machine(),
+        Some(n) => Computer::with_limits(n, config.limits.coaching),
+        None => Computer::with_limits(
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            config.limits.coaching,
+        ),
     };
     if let Some(tablebase) = &config.tablebase {
         computer = computer.with_tablebase(tablebase.clone());
