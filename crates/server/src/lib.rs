@@ -41,13 +41,12 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
-pub use app::{AppState, Limits};
+pub use app::{AppState, Limits, Resumed, Retry};
 pub use computer::Computer;
 pub use error::ApiError;
 pub use store::{Store, StoreError};
@@ -129,8 +128,14 @@ pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     }
     let app = Arc::new(AppState::new(store, computer, config.limits));
     match app.resume_computer_games().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("the computer resumes {n} games"),
+        Ok(resumed) => {
+            for (id, reason) in &resumed.skipped {
+                tracing::error!("game {id} waits for the computer but cannot be read: {reason}");
+            }
+            if resumed.games > 0 {
+                tracing::info!("the computer resumes {} games", resumed.games);
+            }
+        }
         Err(e) => tracing::error!("cannot resume the computer's games: {e}"),
     }
     Ok(app)
@@ -175,9 +180,13 @@ pub async fn serve(
     let sweeper = {
         let app = app.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            let mut tick = tokio::time::interval(app.limits.sweep);
             loop {
                 tick.tick().await;
+                let restarted = app.restart_stuck().await;
+                if restarted > 0 {
+                    tracing::warn!("the computer starts again in {restarted} games left waiting");
+                }
                 let dropped = app.evict_idle();
                 if dropped > 0 {
                     tracing::debug!("{dropped} idle games left memory");
