@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 use crate::computer::Computer;
+use crate::connections::ConnectionLimits;
 use crate::error::ApiError;
 use crate::game_state::GameState;
 use crate::limits::RateLimiter;
@@ -74,6 +75,8 @@ pub struct Limits {
     pub retry: Retry,
     /// How often games left without a search are looked for, and idle games swept out.
     pub sweep: Duration,
+    /// The limits on connections: how many, and how long they may stay silent.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for Limits {
@@ -88,6 +91,7 @@ impl Default for Limits {
             coaching: QueueLimits::default(),
             retry: Retry::default(),
             sweep: Duration::from_secs(60),
+            connections: ConnectionLimits::default(),
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod computer;
+pub mod connections;
 pub mod error;
 pub mod game_state;
 pub mod limits;
@@ -48,6 +49,7 @@ use axum::routing::{get, post};
 
 pub use app::{AppState, Limits, Resumed, Retry};
 pub use computer::Computer;
+pub use connections::ConnectionLimits;
 pub use error::ApiError;
 pub use store::{Store, StoreError};
 
@@ -166,8 +168,9 @@ pub fn router(app: Arc<AppState>) -> Router {
         .with_state(app)
 }
 
-/// Serves the app on a bound listener until `shutdown` completes. Games nobody uses leave
-/// memory after the idle time (they stay in the database).
+/// Serves the app on a bound listener until `shutdown` completes, within the connection
+/// limits ([`ConnectionLimits`]). Games nobody uses leave memory after the idle time (they
+/// stay in the database).
 ///
 /// # Errors
 ///
@@ -194,10 +197,8 @@ pub async fn serve(
             }
         })
     };
-    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, service)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let limits = app.limits.connections;
+    let result = connections::serve(listener, router(app), limits, shutdown).await;
     sweeper.abort();
     result
 }
