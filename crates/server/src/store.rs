@@ -1,4 +1,11 @@
-//! The game store: SQLite in WAL mode, written by one thread that commits in groups.
+//! The game store: SQLite, written by one thread that commits in groups.
+//!
+//! The journal is a rollback journal, not a write-ahead log, and nothing of the file is
+//! memory-mapped (`mmap_size` 0): a WAL's index is a memory-mapped file, and a database file
+//! truncated or made unwritable under the running server then killed it with SIGBUS. With
+//! plain reads and writes such damage is an error that the server reports. (SQLite keeps a
+//! WAL index in heap memory only in exclusive locking mode, which would also lock every other
+//! program out of the file for as long as the server runs.)
 //!
 //! Every change of a game is a whole-row write checked against the version before it, so a
 //! game in the database is always one the server has shown. Requests queue on a channel; the
@@ -63,6 +70,9 @@ pub enum StoreError {
     Stale(String),
     /// The writer thread is gone (the server is shutting down).
     Closed,
+    /// The database file was changed under the server: truncated, replaced, removed or made
+    /// read-only.
+    Damaged(String),
     /// The database file cannot be opened.
     Open {
         /// The path.
@@ -79,6 +89,7 @@ impl fmt::Display for StoreError {
             StoreError::Corrupt { id, reason } => write!(f, "game {id} in the database: {reason}"),
             StoreError::Stale(id) => write!(f, "game {id} changed in the database meanwhile"),
             StoreError::Closed => f.write_str("the database is closed"),
+            StoreError::Damaged(what) => write!(f, "the database cannot be used: {what}"),
             StoreError::Open { path, reason } => {
                 write!(f, "cannot open the database {}: {reason}", path.display())
             }
@@ -137,10 +148,11 @@ impl Store {
         }
         let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
         prepare(&conn).map_err(|e| open_error(e.to_string()))?;
+        let watch = FileWatch::new(path);
         let (jobs, queue) = mpsc::channel();
         std::thread::Builder::new()
             .name("morris-store".into())
-            .spawn(move || writer(conn, queue))
+            .spawn(move || writer(conn, queue, watch))
             .map_err(|e| open_error(e.to_string()))?;
         Ok(Store { jobs })
     }
@@ -203,12 +215,16 @@ impl Store {
 
 fn prepare(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    // WAL: readers never block the writer; NORMAL: a commit is in the log file when it
-    // returns, so it survives the death of the process (not a power cut before the next
-    // checkpoint, which FULL would also cover at the cost of an fsync per group).
-    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-    if mode != "wal" && mode != "memory" {
-        tracing::warn!("the database is in journal mode {mode}, not WAL");
+    // No part of the file mapped into memory: see the module's documentation.
+    conn.execute_batch("PRAGMA mmap_size = 0")?;
+    // A rollback journal kept between transactions at length zero (a database of an earlier
+    // version in WAL mode is switched back); NORMAL: a commit is in the file when it returns,
+    // so it survives the death of the process.
+    let mode: String = conn.query_row("PRAGMA journal_mode = TRUNCATE", [], |r| r.get(0))?;
+    if mode != "truncate" && mode != "memory" {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "the database stays in journal mode {mode} (another program has it open?)"
+        )));
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -222,7 +238,83 @@ fn prepare(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+/// What the writer knows of the database file, to tell what happened to it when SQLite fails.
+#[derive(Debug)]
+struct FileWatch {
+    path: Option<PathBuf>,
+    /// The file's device and inode when opened.
+    identity: Option<(u64, u64)>,
+    /// Its length after the last batch that succeeded.
+    len: u64,
+    /// The last damage reported, so that it is logged once.
+    reported: Option<String>,
+}
+
+impl FileWatch {
+    fn new(path: &Path) -> FileWatch {
+        let path = (path != Path::new(":memory:")).then(|| path.to_owned());
+        let meta = path.as_ref().and_then(|p| std::fs::metadata(p).ok());
+        FileWatch {
+            identity: meta.as_ref().map(identity),
+            len: meta.map_or(0, |m| m.len()),
+            path,
+            reported: None,
+        }
+    }
+
+    /// After a batch that succeeded: the file as it is now is the one to compare with.
+    fn healthy(&mut self) {
+        if let Some(meta) = self.path.as_ref().and_then(|p| std::fs::metadata(p).ok()) {
+            self.len = meta.len();
+        }
+        if self.reported.take().is_some() {
+            tracing::warn!("the database can be written again");
+        }
+    }
+
+    /// After a failure: what happened to the file, if anything did. The first report of a
+    /// damage is logged.
+    fn damage(&mut self) -> Option<String> {
+        let path = self.path.as_ref()?;
+        let shown = path.display();
+        let what = match std::fs::metadata(path) {
+            Err(e) => format!("the file {shown} cannot be found any more ({e})"),
+            Ok(meta) if Some(identity(&meta)) != self.identity => {
+                format!("the file {shown} was replaced by another file")
+            }
+            Ok(meta) if meta.len() < self.len => format!(
+                "the file {shown} was truncated from {} to {} bytes",
+                self.len,
+                meta.len()
+            ),
+            Ok(meta) if meta.permissions().readonly() => {
+                format!("the file {shown} was made read-only")
+            }
+            Ok(_) => return None,
+        };
+        if self.reported.as_deref() != Some(what.as_str()) {
+            tracing::error!(
+                "the database cannot be used: {what}; games in memory are still shown, \
+                 changes are refused until the file is put back"
+            );
+            self.reported = Some(what.clone());
+        }
+        Some(what)
+    }
+}
+
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>, mut watch: FileWatch) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -231,18 +323,26 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        run_batch(&mut conn, batch);
+        run_batch(&mut conn, batch, &mut watch);
     }
 }
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 
-fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
+/// A failure of SQLite, or the damage to the file that explains it.
+fn explained(e: rusqlite::Error, watch: &mut FileWatch) -> StoreError {
+    match watch.damage() {
+        Some(what) => StoreError::Damaged(what),
+        None => StoreError::from(e),
+    }
+}
+
+fn run_batch(conn: &mut Connection, batch: Vec<Job>, watch: &mut FileWatch) {
     let mut writes: Vec<(Reply, Result<(), StoreError>)> = Vec::new();
     let tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(e) => {
-            let e = StoreError::from(e);
+            let e = explained(e, watch);
             for job in batch {
                 fail(job, e.clone());
             }
@@ -267,14 +367,27 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
             }
         }
     }
+    let failed = writes
+        .iter()
+        .any(|(_, r)| matches!(r, Err(StoreError::Sqlite(_))));
     match tx.commit() {
         Ok(()) => {
+            let damage = if failed { watch.damage() } else { None };
+            if damage.is_none() {
+                watch.healthy();
+            }
             for (reply, result) in writes {
+                let result = match (&damage, result) {
+                    (Some(what), Err(StoreError::Sqlite(_))) => {
+                        Err(StoreError::Damaged(what.clone()))
+                    }
+                    (_, result) => result,
+                };
                 let _ = reply.send(result);
             }
         }
         Err(e) => {
-            let e = StoreError::from(e);
+            let e = explained(e, watch);
             tracing::error!("commit failed: {e}");
             for (reply, _) in writes {
                 let _ = reply.send(Err(e.clone()));

@@ -3,50 +3,13 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::Server;
+use common::{Server, log, logged};
 use morris_server::{ConnectionLimits, Limits};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// Everything logged by the servers of this file.
-fn log() -> Arc<Mutex<Vec<u8>>> {
-    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
-    LOG.get_or_init(|| {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let writer = {
-            let log = log.clone();
-            move || Capture(log.clone())
-        };
-        tracing_subscriber::fmt()
-            .with_writer(writer)
-            .with_ansi(false)
-            .with_env_filter("warn")
-            .init();
-        log
-    })
-    .clone()
-}
-
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn logged(text: &str) -> bool {
-    String::from_utf8_lossy(&log().lock().unwrap()).contains(text)
-}
 
 async fn server(connections: ConnectionLimits) -> Server {
     log();

@@ -2,8 +2,9 @@
 
 #![allow(dead_code, reason = "each test file uses a part of the helpers")]
 
+use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -193,4 +194,39 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-{name}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Everything logged by the servers of this test program (from its first call on).
+pub fn log() -> Arc<Mutex<Vec<u8>>> {
+    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOG.get_or_init(|| {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let writer = {
+            let log = log.clone();
+            move || Capture(log.clone())
+        };
+        tracing_subscriber::fmt()
+            .with_writer(writer)
+            .with_ansi(false)
+            .with_env_filter("warn")
+            .init();
+        log
+    })
+    .clone()
+}
+
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+pub fn logged(text: &str) -> bool {
+    String::from_utf8_lossy(&log().lock().unwrap()).contains(text)
 }
