@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
@@ -16,7 +16,7 @@ use crate::computer::LEVELS;
 use crate::error::ApiError;
 use crate::game_state::GameState;
 use crate::request::{
-    ApiJson, DrawRequest, GivenToken, MoveRequest, NewGame, TokenQuery, TokenRequest,
+    ApiJson, DrawRequest, GivenToken, HeaderToken, MoveRequest, NewGame, TokenRequest,
 };
 use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
@@ -148,15 +148,15 @@ fn unix_now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
 }
 
-/// `GET /api/games/{id}`
+/// `GET /api/games/{id}` (with the token in a header, so that `you` names its seat)
 pub async fn game(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    HeaderToken(token): HeaderToken,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
     let state = live.snapshot().await;
-    Ok(Json(GameView::new(&state, query.token().as_ref())))
+    Ok(Json(GameView::new(&state, token.as_ref())))
 }
 
 /// Makes the change of the seat that `token` holds to game `id` and answers with the game as

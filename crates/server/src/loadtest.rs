@@ -319,9 +319,9 @@ impl Slot {
             .map_err(|e| format!("create: {e}"))?;
         self.totals.games.fetch_add(1, Ordering::Relaxed);
         let ws = self.base.replacen("http", "ws", 1);
-        let url = |t: &str| format!("{ws}/api/games/{}/ws?token={t}", created.id);
-        let white = watch_socket(&url(&created.token)).await?;
-        let black = watch_socket(&url(&created.invite)).await?;
+        let url = format!("{ws}/api/games/{}/ws", created.id);
+        let white = watch_socket(&url, &created.token).await?;
+        let black = watch_socket(&url, &created.invite).await?;
         let mut game = created.game;
         while game.status == "playing" && *played < self.plies {
             let jitter = 0.5 + self.random(1000) as f64 / 1000.0;
@@ -378,8 +378,18 @@ enum End {
 
 /// Opens a WebSocket and keeps the newest version it announced in a watch channel, reading
 /// every message so that the server is never held up by this client.
-async fn watch_socket(url: &str) -> Result<watch::Receiver<u64>, String> {
-    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+async fn watch_socket(url: &str, token: &str) -> Result<watch::Receiver<u64>, String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url
+        .into_client_request()
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    let protocols = format!("morris, token.{token}")
+        .parse()
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols);
+    let (mut socket, _) = tokio_tungstenite::connect_async(request)
         .await
         .map_err(|e| format!("WebSocket: {e}"))?;
     let (tx, rx) = watch::channel(0u64);

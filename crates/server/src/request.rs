@@ -136,17 +136,36 @@ pub struct DrawRequest {
     pub action: DrawAction,
 }
 
-/// The query of `GET /api/games/{id}` and of the WebSocket.
-#[derive(Debug, Clone, Deserialize, Default)]
-pub struct TokenQuery {
-    /// A token, to learn which seat it holds.
-    pub token: Option<String>,
+/// The header that may carry a seat's token (besides `Authorization: Bearer …`).
+pub const TOKEN_HEADER: &str = "x-morris-token";
+
+/// A seat's token given in a header of a request that has no body (`GET /api/games/{id}`,
+/// the WebSocket): `Authorization: Bearer TOKEN` or `X-Morris-Token: TOKEN`. Tokens never
+/// travel in a URL, where logs and histories would keep them. Text that is no token counts
+/// as no token (the request is then a spectator's).
+#[derive(Debug, Clone, Default)]
+pub struct HeaderToken(pub Option<Token>);
+
+impl HeaderToken {
+    /// The token of a request's headers, if one readable was given.
+    pub fn of(headers: &axum::http::HeaderMap) -> HeaderToken {
+        let bearer = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let own = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+        HeaderToken(bearer.or(own).and_then(|t| t.trim().parse().ok()))
+    }
 }
 
-impl TokenQuery {
-    /// The token, if one readable was given.
-    pub fn token(&self) -> Option<Token> {
-        self.token.as_deref().and_then(|t| t.parse().ok())
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for HeaderToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<HeaderToken, Self::Rejection> {
+        Ok(HeaderToken::of(&parts.headers))
     }
 }
 

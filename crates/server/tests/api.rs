@@ -30,7 +30,7 @@ async fn a_friend_game_is_played_to_its_end_and_each_side_sees_the_other() {
     assert_eq!(white.len(), 32);
     assert_ne!(white, black);
 
-    let (status, game) = server.get(&format!("/api/games/{id}?token={black}")).await;
+    let (status, game) = server.get_as(&format!("/api/games/{id}"), &black).await;
     assert_eq!(status, 200);
     assert_eq!(game["you"], "black");
     assert_eq!(
@@ -468,7 +468,7 @@ async fn games_carry_on_after_the_server_restarts_on_the_same_file() {
     server.stop().await;
 
     let server = Server::start(&db, Limits::default()).await;
-    let (status, game) = server.get(&format!("/api/games/{id}?token={white}")).await;
+    let (status, game) = server.get_as(&format!("/api/games/{id}"), &white).await;
     assert_eq!(status, 200);
     assert_eq!(game["moves"], json!(["d6", "f4"]));
     assert_eq!(game["you"], "white");

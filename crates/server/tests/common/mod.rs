@@ -92,6 +92,18 @@ impl Server {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// `GET` a JSON answer with a seat's token in the `Authorization` header.
+    pub async fn get_as(&self, path: &str, token: &str) -> (u16, Value) {
+        let r = client()
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
     /// Creates a game; panics unless it is created.
     pub async fn create(&self, body: Value) -> Value {
         let (status, created) = self.post("/api/games", body).await;
