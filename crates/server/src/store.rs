@@ -147,7 +147,7 @@ impl Store {
             }
         }
         let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
-        prepare(&conn).map_err(|e| open_error(e.to_string()))?;
+        prepare(&conn).map_err(open_error)?;
         let watch = FileWatch::new(path);
         let (jobs, queue) = mpsc::channel();
         std::thread::Builder::new()
@@ -213,28 +213,95 @@ impl Store {
     }
 }
 
-fn prepare(conn: &Connection) -> rusqlite::Result<()> {
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+/// The `application_id` in the header of a database of morris ("MORR").
+const APPLICATION_ID: i64 = 0x4d4f_5252;
+
+/// The tables of a database of morris.
+const TABLES: [&str; 1] = ["games"];
+
+/// Checks the file and makes it ready. Everything that reads comes first: a file that is
+/// damaged or another program's database is refused untouched.
+fn prepare(conn: &Connection) -> Result<(), String> {
+    let sqlite = |e: rusqlite::Error| e.to_string();
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(sqlite)?;
     // No part of the file mapped into memory: see the module's documentation.
-    conn.execute_batch("PRAGMA mmap_size = 0")?;
+    conn.execute_batch("PRAGMA mmap_size = 0").map_err(sqlite)?;
+    check_integrity(conn)?;
+    check_ours(conn)?;
     // A rollback journal kept between transactions at length zero (a database of an earlier
     // version in WAL mode is switched back); NORMAL: a commit is in the file when it returns,
     // so it survives the death of the process.
-    let mode: String = conn.query_row("PRAGMA journal_mode = TRUNCATE", [], |r| r.get(0))?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = TRUNCATE", [], |r| r.get(0))
+        .map_err(sqlite)?;
     if mode != "truncate" && mode != "memory" {
-        return Err(rusqlite::Error::InvalidParameterName(format!(
+        return Err(format!(
             "the database stays in journal mode {mode} (another program has it open?)"
-        )));
+        ));
     }
-    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        .map_err(sqlite)?;
+    conn.execute_batch(SCHEMA).map_err(sqlite)?;
+    conn.execute_batch(&format!(
+        "PRAGMA user_version = {SCHEMA_VERSION}; PRAGMA application_id = {APPLICATION_ID};"
+    ))
+    .map_err(sqlite)?;
+    Ok(())
+}
+
+/// Refuses a file whose pages do not hold together (SQLite's `quick_check`).
+fn check_integrity(conn: &Connection) -> Result<(), String> {
+    let mut stmt = conn
+        .prepare("PRAGMA quick_check(5)")
+        .map_err(|e| format!("it cannot be read as a database: {e}"))?;
+    let problems: Vec<String> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| format!("it cannot be read as a database: {e}"))?;
+    if problems.len() == 1 && problems[0] == "ok" {
+        return Ok(());
+    }
+    Err(format!(
+        "the database is damaged ({}); put back a copy, or move the file away to start afresh",
+        problems.join("; ")
+    ))
+}
+
+/// Refuses a database of another program, or of a newer morris.
+fn check_ours(conn: &Connection) -> Result<(), String> {
+    let read = |e: rusqlite::Error| format!("it cannot be read: {e}");
+    let app: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(read)?;
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .map_err(read)?;
+    let tables: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(read)?;
+    let foreign: Vec<&str> = tables
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !TABLES.contains(t))
+        .collect();
+    if (app != 0 && app != APPLICATION_ID) || !foreign.is_empty() {
+        let shown: Vec<String> = foreign.iter().take(5).map(|t| format!("{t:?}")).collect();
+        return Err(format!(
+            "it is not a database of morris (application id {app:#x}, tables {}); \
+             give another file with --db",
+            shown.join(", ")
+        ));
+    }
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(read)?;
     if version > SCHEMA_VERSION {
-        return Err(rusqlite::Error::InvalidParameterName(format!(
+        return Err(format!(
             "the database was written by a newer morris (schema {version})"
-        )));
+        ));
     }
-    conn.execute_batch(SCHEMA)?;
-    conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
     Ok(())
 }
 
@@ -719,6 +786,58 @@ mod tests {
                 vec![g.id.clone()]
             );
         });
+    }
+
+    fn temp_db(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("morris-store-{name}-{}", GameId::random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        (dir, path)
+    }
+
+    #[test]
+    fn another_programs_database_is_refused_untouched() {
+        let (dir, path) = temp_db("foreign");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('x');")
+                .unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        assert!(e.to_string().contains("not a database of morris"), "{e}");
+        assert!(e.to_string().contains("notes"), "{e}");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "the file is untouched"
+        );
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["games.db"], "no journal or log was made beside it");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_database_is_refused_at_the_start() {
+        let (dir, path) = temp_db("damaged");
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            for _ in 0..200 {
+                store.insert(&new_game(Opponent::Local).0).await.unwrap();
+            }
+        });
+        // Some page in the middle of the games' table turns to garbage.
+        let mut bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 8 * 4096);
+        bytes[3 * 4096..4 * 4096].fill(0xa5);
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        assert!(e.to_string().contains("damaged"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
