@@ -258,7 +258,11 @@ impl AppState {
                 live.searching
                     .compare_exchange(version, 0, Ordering::AcqRel, Ordering::Relaxed);
             if let Err(e) = result {
-                tracing::error!("the computer could not play in game {id}: {e}");
+                let e = e.to_string();
+                tracing::error!(
+                    "the computer could not play in game {id}: {}",
+                    crate::error::log_safe(&e)
+                );
             }
         });
     }

@@ -104,13 +104,32 @@ struct ErrorBody {
     error: String,
 }
 
+/// Text for a log line: control characters (a line break, an escape sequence that would
+/// recolour a terminal) written as escapes, so that no input forges or garbles a log line.
+pub fn log_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let line = self.to_string();
+        let line = log_safe(&line);
         if status.is_server_error() {
-            tracing::error!(%status, "{self}");
+            tracing::error!(%status, "{line}");
         } else {
-            tracing::debug!(%status, "{self}");
+            tracing::debug!(%status, "{line}");
         }
         let body = ErrorBody {
             error: self.message(),
@@ -155,6 +174,40 @@ mod tests {
         let e = ApiError::Internal("database is locked at /home/x".into());
         assert!(!e.message().contains("/home"));
         assert!(e.to_string().contains("/home"));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_log_lines() {
+        use std::io::Write;
+        use std::sync::{Arc, Mutex};
+
+        #[derive(Clone)]
+        struct Capture(Arc<Mutex<Vec<u8>>>);
+        impl Write for Capture {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let log = Capture(Arc::new(Mutex::new(Vec::new())));
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::DEBUG)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let _ = ApiError::no_game("ab\n2026-01-01 ERROR forged\u{1b}[31m").into_response();
+        });
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("ab\\n2026"), "{text}");
+        assert_eq!(log_safe("plain"), "plain");
+        assert_eq!(log_safe("a\tb\r"), "a\\tb\\r");
     }
 
     #[test]

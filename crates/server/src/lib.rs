@@ -132,7 +132,10 @@ pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     match app.resume_computer_games().await {
         Ok(resumed) => {
             for (id, reason) in &resumed.skipped {
-                tracing::error!("game {id} waits for the computer but cannot be read: {reason}");
+                tracing::error!(
+                    "game {id} waits for the computer but cannot be read: {}",
+                    error::log_safe(reason)
+                );
             }
             if resumed.games > 0 {
                 tracing::info!("the computer resumes {} games", resumed.games);

@@ -147,7 +147,10 @@ async fn serve_socket(
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
                         // Too large, or not a WebSocket message: say which, and close.
-                        tracing::debug!("closing a WebSocket: {e}");
+                        tracing::debug!(
+                            "closing a WebSocket: {}",
+                            crate::error::log_safe(&e.to_string())
+                        );
                         let frame = close_frame(e);
                         send(&mut socket, Message::Close(Some(frame)), limit).await;
                         break;
