@@ -30,7 +30,6 @@ pub mod connections;
 pub mod error;
 pub mod game_state;
 pub mod limits;
-pub mod loadtest;
 pub mod queue;
 pub mod request;
 pub mod response;

@@ -20,7 +20,7 @@ use serde_json::json;
 use tokio::sync::{Mutex, watch};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::{Config, Limits};
+use morris_server::{Config, Limits};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -249,7 +249,7 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
         max_sockets: Limits::default().max_sockets.max(4 * games),
         ..Limits::default()
     };
-    let app = crate::open(&config)
+    let app = morris_server::open(&config)
         .await
         .map_err(|e| LoadError::Start(e.to_string()))?;
     let listener = tokio::net::TcpListener::bind(config.addr)
@@ -263,8 +263,8 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
         let shutdown = async {
             let _ = stopped.await;
         };
-        if let Err(e) = crate::serve(listener, app, shutdown).await {
-            tracing::error!("the load test's server failed: {e}");
+        if let Err(e) = morris_server::serve(listener, app, shutdown).await {
+            eprintln!("error: the load test's server failed: {e}");
         }
     });
     Ok((addr, (stop, dir)))
@@ -414,6 +414,26 @@ async fn watch_socket(url: &str, token: &str) -> Result<watch::Receiver<u64>, St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The load test itself, at a small scale: it plays its games without error and counts
+    /// every ply. (`morris loadtest --games 1000` is the real run; see the README.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_load_test_plays_its_games_without_error() {
+        let config = LoadConfig {
+            games: 8,
+            plies: 12,
+            duration: Duration::from_secs(60),
+            think: Duration::from_millis(5),
+            target: None,
+        };
+        let report = run(&config, |_, _| {}).await.unwrap();
+        assert_eq!(report.errors, 0, "{report}");
+        assert_eq!(report.plies, 8 * 12, "{report}");
+        assert_eq!(report.round_trips.len(), 8 * 12);
+        assert!(report.games >= 8);
+        assert!(report.percentile(99.0) > 0.0);
+        assert!(report.to_string().contains("errors 0"));
+    }
 
     #[test]
     fn percentiles_come_from_the_sorted_trips() {
