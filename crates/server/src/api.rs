@@ -14,7 +14,7 @@ use morris_core::{ByColor, Color, Game, GameRecord, Position, Variant};
 use crate::app::AppState;
 use crate::computer::LEVELS;
 use crate::error::ApiError;
-use crate::game_state::GameState;
+use crate::game_state::{GameState, Refusal};
 use crate::request::{
     ApiJson, DrawRequest, GivenToken, HeaderToken, MoveRequest, NewGame, TokenRequest,
 };
@@ -165,7 +165,7 @@ async fn change_by_seat(
     app: &Arc<AppState>,
     id: &str,
     token: &GivenToken,
-    change: impl FnOnce(&GameState, &Token) -> Result<GameState, ApiError>,
+    change: impl FnOnce(&GameState, &Token) -> Result<GameState, Refusal>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(id).await?;
     let token = token.token()?;
@@ -225,16 +225,6 @@ pub async fn draw(
     Ok(Json(GameView::new(&state, Some(token))))
 }
 
-/// Hints and analyses are off in a game between two people online while it is played.
-fn coaching_allowed(state: &GameState) -> Result<(), ApiError> {
-    if state.opponent == Opponent::Friend && !state.is_over() {
-        return Err(ApiError::Conflict(
-            "hints and analysis are off in a game against a friend until it is over".into(),
-        ));
-    }
-    Ok(())
-}
-
 /// `GET /api/games/{id}/hint`
 pub async fn hint(
     State(app): State<Arc<AppState>>,
@@ -242,13 +232,8 @@ pub async fn hint(
     Path(id): Path<String>,
 ) -> Result<Json<HintView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
-    coaching_allowed(&state)?;
-    if let Some(o) = state.game.outcome() {
-        return Err(ApiError::Conflict(format!(
-            "the game is over: {}",
-            o.describe()
-        )));
-    }
+    state.require_coaching()?;
+    state.require_playing()?;
     Ok(Json(app.computer.hint(state.game, client).await?))
 }
 
@@ -259,7 +244,7 @@ pub async fn analysis(
     Path(id): Path<String>,
 ) -> Result<Json<AnalysisView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
-    coaching_allowed(&state)?;
+    state.require_coaching()?;
     Ok(Json(app.computer.analyse(state.game, client).await?))
 }
 

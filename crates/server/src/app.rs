@@ -215,11 +215,14 @@ impl AppState {
     /// # Errors
     ///
     /// The refusal of `change`; 500 when the database fails (the game is then unchanged).
-    pub async fn change(
+    pub async fn change<E>(
         self: &Arc<Self>,
         live: &Arc<LiveGame>,
-        change: impl FnOnce(&GameState) -> Result<Option<GameState>, ApiError>,
-    ) -> Result<GameState, ApiError> {
+        change: impl FnOnce(&GameState) -> Result<Option<GameState>, E>,
+    ) -> Result<GameState, ApiError>
+    where
+        ApiError: From<E>,
+    {
         let mut guard = live.state.lock().await;
         let Some(next) = change(&guard)? else {
             return Ok(guard.clone());

@@ -5,7 +5,10 @@ use std::fmt;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use morris_core::TextPlyError;
 use serde::Serialize;
+
+use crate::game_state::Refusal;
 
 /// Why a request was refused or failed. Every variant carries the message the client sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,6 +141,29 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The one mapping of the domain's refusals to the API's errors: a token without a seat is
+/// 403, text that is no ply 400, everything else not possible now 409.
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let message = r.to_string();
+        match r {
+            Refusal::NoSeat => ApiError::Forbidden(message),
+            Refusal::Ply(TextPlyError::Parse(_)) => ApiError::BadRequest(message),
+            Refusal::NotYourTurn(_)
+            | Refusal::GameOver(_)
+            | Refusal::Ply(TextPlyError::Illegal { .. })
+            | Refusal::Game(_)
+            | Refusal::NotComputersTurn
+            | Refusal::NothingToTakeBack
+            | Refusal::EndedByAgreement
+            | Refusal::DrawAlreadyOffered
+            | Refusal::NoDrawOffered
+            | Refusal::OwnDrawOffer
+            | Refusal::NoCoaching => ApiError::Conflict(message),
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> ApiError {
         ApiError::Internal(e.to_string())
@@ -167,6 +193,30 @@ mod tests {
             assert_eq!(error.status().as_u16(), status);
             assert!(!error.message().is_empty());
         }
+    }
+
+    #[test]
+    fn refusals_map_to_their_statuses() {
+        use morris_core::{Color, Outcome, Reason};
+        let unreadable = "zz9".parse::<morris_core::PlyText>().unwrap_err();
+        let cases = [
+            (Refusal::NoSeat, 403),
+            (Refusal::NotYourTurn(Color::Black), 409),
+            (
+                Refusal::GameOver(Outcome::win(Color::White, Reason::Resignation)),
+                409,
+            ),
+            (Refusal::NothingToTakeBack, 409),
+            (Refusal::NoCoaching, 409),
+        ];
+        for (refusal, status) in cases {
+            let message = refusal.to_string();
+            let e = ApiError::from(refusal);
+            assert_eq!(e.status().as_u16(), status, "{e}");
+            assert_eq!(e.message(), message);
+        }
+        let e = ApiError::from(Refusal::Ply(TextPlyError::Parse(unreadable)));
+        assert_eq!(e.status().as_u16(), 400);
     }
 
     #[test]
