@@ -12,7 +12,7 @@ use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult, T
 
 use crate::error::ApiError;
 use crate::queue::{EngineQueue, Priority, QueueLimits, QueueRefusal};
-use crate::response::{AnalysisView, GradedPly, HintView};
+use crate::response::{AnalysisView, Grade, GradedPly, HintView, Source};
 
 /// The levels, 1 (a beginner) to 10 (the engine's best).
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
@@ -178,7 +178,7 @@ impl Computer {
             .ok_or_else(|| ApiError::Conflict("the game is over: there is no hint".into()))?;
         Ok(HintView {
             ply: best.display(board).to_string(),
-            score: result.score.to_string(),
+            score: result.score.into(),
         })
     }
 
@@ -197,7 +197,7 @@ impl Computer {
                 .blocking(priority, move || tablebase_scores(&probed, &*tb))
                 .await?
             {
-                return Ok(graded("tablebase", 0, scored, board));
+                return Ok(graded(Source::Tablebase, 0, scored, board));
             }
         }
         let result = self
@@ -207,7 +207,7 @@ impl Computer {
         if scored.is_empty() {
             scored.extend(result.best.map(|b| (b, result.score)));
         }
-        Ok(graded("engine", result.depth, scored, board))
+        Ok(graded(Source::Engine, result.depth, scored, board))
     }
 
     /// Whether the computer, playing `color`, accepts a draw offered now: when its own search
@@ -276,7 +276,7 @@ fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
 
 /// The analysis of scored plies: best first, each graded against the best.
 fn graded(
-    source: &'static str,
+    source: Source,
     depth: u32,
     mut scored: Vec<(Ply, Score)>,
     board: &morris_core::Board,
@@ -290,8 +290,8 @@ fn graded(
             .into_iter()
             .map(|(ply, score)| GradedPly {
                 ply: ply.display(board).to_string(),
-                score: score.to_string(),
-                grade: best.map_or("best", |b| grade(b, score)),
+                score: score.into(),
+                grade: best.map_or(Grade::Best, |b| grade(b, score)),
             })
             .collect(),
     }
@@ -299,27 +299,27 @@ fn graded(
 
 /// How good a ply is beside the best: by the loss in hundredths of a piece, and by whether it
 /// throws away a forced win or walks into a forced loss.
-pub fn grade(best: Score, score: Score) -> &'static str {
+pub fn grade(best: Score, score: Score) -> Grade {
     if score.cmp(&best) != Ordering::Less {
-        return "best";
+        return Grade::Best;
     }
     match (best, score) {
-        (Score::Mate(b), Score::Mate(s)) if b > 0 && s > 0 => "good",
-        (Score::Mate(b), _) if b > 0 => "blunder",
+        (Score::Mate(b), Score::Mate(s)) if b > 0 && s > 0 => Grade::Good,
+        (Score::Mate(b), _) if b > 0 => Grade::Blunder,
         (_, Score::Mate(s)) if s <= 0 => {
             if best.is_loss() {
-                "good"
+                Grade::Good
             } else {
-                "blunder"
+                Grade::Blunder
             }
         }
         (Score::Cp(b), Score::Cp(s)) => match b.saturating_sub(s) {
-            0..=30 => "good",
-            31..=100 => "inaccuracy",
-            101..=300 => "mistake",
-            _ => "blunder",
+            0..=30 => Grade::Good,
+            31..=100 => Grade::Inaccuracy,
+            101..=300 => Grade::Mistake,
+            _ => Grade::Blunder,
         },
-        _ => "good",
+        _ => Grade::Good,
     }
 }
 
@@ -329,15 +329,15 @@ mod tests {
 
     #[test]
     fn grades_follow_the_loss() {
-        assert_eq!(grade(Score::Cp(50), Score::Cp(50)), "best");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(30)), "good");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-20)), "inaccuracy");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-200)), "mistake");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-900)), "blunder");
-        assert_eq!(grade(Score::Mate(3), Score::Mate(9)), "good");
-        assert_eq!(grade(Score::Mate(3), Score::Cp(500)), "blunder");
-        assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), "blunder");
-        assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), "good");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(50)), Grade::Best);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(30)), Grade::Good);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-20)), Grade::Inaccuracy);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-200)), Grade::Mistake);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-900)), Grade::Blunder);
+        assert_eq!(grade(Score::Mate(3), Score::Mate(9)), Grade::Good);
+        assert_eq!(grade(Score::Mate(3), Score::Cp(500)), Grade::Blunder);
+        assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), Grade::Blunder);
+        assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), Grade::Good);
     }
 
     #[test]

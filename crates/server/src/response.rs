@@ -6,7 +6,7 @@ use morris_core::{ByColor, Color, Variant};
 use serde::Serialize;
 
 use crate::game_state::GameState;
-use crate::seat::{Player, Seat, Token};
+use crate::seat::{Opponent, Player, Seat, Token};
 
 /// A board as the page draws it: `GET /api/variants`.
 #[derive(Debug, Clone, Serialize)]
@@ -77,10 +77,10 @@ pub struct GameView {
     pub id: String,
     /// The variant's name.
     pub variant: &'static str,
-    /// `computer`, `friend` or `local`.
-    pub opponent: &'static str,
-    /// `playing` or `over`.
-    pub status: &'static str,
+    /// Whom the creator plays.
+    pub opponent: Opponent,
+    /// Whether the game is played or over.
+    pub status: Status,
     /// The position string now.
     pub position: String,
     /// The position string the game started from.
@@ -113,6 +113,16 @@ pub struct GameView {
     pub version: u64,
 }
 
+/// Whether a game is played or over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Plies may be played.
+    Playing,
+    /// The game has ended.
+    Over,
+}
+
 /// A value per colour, written `{"white": …, "black": …}`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ByColorView<T> {
@@ -142,8 +152,12 @@ impl GameView {
         GameView {
             id: state.id.to_string(),
             variant: pos.rules().variant.name(),
-            opponent: state.opponent.name(),
-            status: if outcome.is_some() { "over" } else { "playing" },
+            opponent: state.opponent,
+            status: if outcome.is_some() {
+                Status::Over
+            } else {
+                Status::Playing
+            },
             position: pos.to_string(),
             start: game.start().to_string(),
             last: moves.last().cloned(),
@@ -204,14 +218,61 @@ pub struct Created {
     pub game: GameView,
 }
 
+/// A score for the side to move: `{"kind": "cp", "value": 35}` (hundredths of a piece) or
+/// `{"kind": "mate", "value": 7}` (a forced end in that many plies: won when positive, lost
+/// when negative).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
+pub enum ScoreView {
+    /// An estimate in hundredths of a piece.
+    Cp(i32),
+    /// A forced end in that many plies.
+    Mate(i32),
+}
+
+impl From<morris_engine::Score> for ScoreView {
+    fn from(score: morris_engine::Score) -> ScoreView {
+        match score {
+            morris_engine::Score::Cp(cp) => ScoreView::Cp(cp),
+            morris_engine::Score::Mate(n) => ScoreView::Mate(n),
+        }
+    }
+}
+
+/// How good a ply is beside the best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grade {
+    /// As good as the best.
+    Best,
+    /// A little worse, or a slower win.
+    Good,
+    /// Worse by a third of a piece to a piece.
+    Inaccuracy,
+    /// Worse by one to three pieces.
+    Mistake,
+    /// Worse by more, or a win thrown away, or a loss walked into.
+    Blunder,
+}
+
+/// Where an analysis comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Exact values from the tablebase.
+    Tablebase,
+    /// The engine's search.
+    Engine,
+}
+
 /// The answer to `GET /api/games/{id}/hint`.
 #[derive(Debug, Clone, Serialize)]
 pub struct HintView {
     /// The ply suggested.
     #[serde(rename = "move")]
     pub ply: String,
-    /// Its score: `cp N` or `mate N`.
-    pub score: String,
+    /// Its score.
+    pub score: ScoreView,
 }
 
 /// One ply of an analysis.
@@ -220,17 +281,17 @@ pub struct GradedPly {
     /// The ply.
     #[serde(rename = "move")]
     pub ply: String,
-    /// Its score: `cp N` or `mate N`.
-    pub score: String,
-    /// `best`, `good`, `inaccuracy`, `mistake` or `blunder`.
-    pub grade: &'static str,
+    /// Its score, for the side that plays it.
+    pub score: ScoreView,
+    /// Its grade.
+    pub grade: Grade,
 }
 
 /// The answer to `GET /api/games/{id}/analysis`.
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalysisView {
-    /// `tablebase` or `engine`.
-    pub source: &'static str,
+    /// Where the scores come from.
+    pub source: Source,
     /// The depth searched (0 for a tablebase).
     pub depth: u32,
     /// Every legal ply, best first.
