@@ -25,7 +25,7 @@ use crate::game_state::GameState;
 use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
 
 /// The schema version written to `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS games (
     id               TEXT PRIMARY KEY,
     variant          TEXT NOT NULL,
     start            TEXT NOT NULL,
-    moves            TEXT NOT NULL,
+    ply_count        INTEGER NOT NULL,
     opponent         TEXT NOT NULL,
     white_level      INTEGER,
     white_name       TEXT,
@@ -52,6 +52,35 @@ CREATE TABLE IF NOT EXISTS games (
     updated          INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
+CREATE TABLE IF NOT EXISTS plies (
+    game TEXT NOT NULL,
+    n    INTEGER NOT NULL,
+    ply  TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+) STRICT, WITHOUT ROWID;
+";
+
+/// From schema 1, where each game's plies were one text rewritten on every change, to one row
+/// per ply.
+const MIGRATE_FROM_1: &str = "
+ALTER TABLE games ADD COLUMN ply_count INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE plies (
+    game TEXT NOT NULL,
+    n    INTEGER NOT NULL,
+    ply  TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+) STRICT, WITHOUT ROWID;
+WITH RECURSIVE split(game, n, ply, rest) AS (
+    SELECT id, -1, '', CASE WHEN trim(moves) = '' THEN '' ELSE trim(moves) || ' ' END
+    FROM games
+    UNION ALL
+    SELECT game, n + 1, substr(rest, 1, instr(rest, ' ') - 1),
+           ltrim(substr(rest, instr(rest, ' ') + 1))
+    FROM split WHERE rest <> ''
+)
+INSERT INTO plies (game, n, ply) SELECT game, n, ply FROM split WHERE n >= 0;
+UPDATE games SET ply_count = (SELECT count(*) FROM plies WHERE plies.game = games.id);
+ALTER TABLE games DROP COLUMN moves;
 ";
 
 /// A failure of the store.
@@ -217,7 +246,7 @@ impl Store {
 const APPLICATION_ID: i64 = 0x4d4f_5252;
 
 /// The tables of a database of morris.
-const TABLES: [&str; 1] = ["games"];
+const TABLES: [&str; 2] = ["games", "plies"];
 
 /// Checks the file and makes it ready. Everything that reads comes first: a file that is
 /// damaged or another program's database is refused untouched.
@@ -242,6 +271,15 @@ fn prepare(conn: &Connection) -> Result<(), String> {
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         .map_err(sqlite)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(sqlite)?;
+    if version == 1 {
+        conn.execute_batch(&format!(
+            "BEGIN; {MIGRATE_FROM_1} PRAGMA user_version = 2; COMMIT;"
+        ))
+        .map_err(|e| format!("the database cannot be brought to schema 2: {e}"))?;
+    }
     conn.execute_batch(SCHEMA).map_err(sqlite)?;
     conn.execute_batch(&format!(
         "PRAGMA user_version = {SCHEMA_VERSION}; PRAGMA application_id = {APPLICATION_ID};"
@@ -530,11 +568,25 @@ fn token(t: &Option<TokenHash>) -> Option<&[u8]> {
     t.as_ref().map(|h| h.0.as_slice())
 }
 
+/// Adds the plies from the `from`-th (counted from 0) to the end.
+fn append_plies(
+    tx: &rusqlite::Transaction<'_>,
+    g: &GameState,
+    from: usize,
+) -> Result<(), StoreError> {
+    let texts = g.game.ply_texts();
+    let mut stmt = tx.prepare_cached("INSERT INTO plies (game, n, ply) VALUES (?1, ?2, ?3)")?;
+    for (n, text) in texts.iter().enumerate().skip(from) {
+        stmt.execute(params![g.id.as_str(), n as i64, text])?;
+    }
+    Ok(())
+}
+
 fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let moves = g.game.ply_texts().join(" ");
+    let count = g.game.plies().len() as i64;
     let t = now();
     tx.prepare_cached(
-        "INSERT INTO games (id, variant, start, moves, opponent,
+        "INSERT INTO games (id, variant, start, ply_count, opponent,
              white_level, white_name, white_token, black_level, black_name, black_token,
              ended, draw_offer, version, over, computer_to_move, created, updated)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
@@ -543,7 +595,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         g.id.as_str(),
         g.game.start().rules().variant.name(),
         g.game.start().to_string(),
-        moves,
+        count,
         g.opponent.name(),
         level(&g.players.white),
         name(&g.players.white),
@@ -558,20 +610,39 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         g.computer_to_move().is_some(),
         t,
     ])?;
-    Ok(())
+    append_plies(tx, g, 0)
 }
 
+/// Writes a change: the plies taken back are deleted, the new ones appended (one a ply, as a
+/// rule), and the game's row changed; the plies before stay as they are.
 fn update(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let moves = g.game.ply_texts().join(" ");
+    let stored: Option<(i64, i64)> = tx
+        .prepare_cached("SELECT ply_count, version FROM games WHERE id = ?1")?
+        .query_row([g.id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((stored_count, version)) = stored else {
+        return Err(StoreError::Stale(g.id.to_string()));
+    };
+    if version != g.version as i64 - 1 {
+        return Err(StoreError::Stale(g.id.to_string()));
+    }
+    let count = g.game.plies().len();
+    let stored_count = usize::try_from(stored_count).unwrap_or(0);
+    if count < stored_count {
+        tx.prepare_cached("DELETE FROM plies WHERE game = ?1 AND n >= ?2")?
+            .execute(params![g.id.as_str(), count as i64])?;
+    } else if count > stored_count {
+        append_plies(tx, g, stored_count)?;
+    }
     let changed = tx
         .prepare_cached(
-            "UPDATE games SET moves = ?2, ended = ?3, draw_offer = ?4, version = ?5, over = ?6,
-                 computer_to_move = ?7, updated = ?8
+            "UPDATE games SET ply_count = ?2, ended = ?3, draw_offer = ?4, version = ?5,
+                 over = ?6, computer_to_move = ?7, updated = ?8
              WHERE id = ?1 AND version = ?5 - 1",
         )?
         .execute(params![
             g.id.as_str(),
-            moves,
+            count as i64,
             explicit_end(&g.game).map(outcome_text),
             g.draw_offer.map(Color::name),
             g.version as i64,
@@ -598,7 +669,7 @@ fn waiting(tx: &rusqlite::Transaction<'_>) -> Result<Vec<GameId>, StoreError> {
 struct Row {
     variant: String,
     start: String,
-    moves: String,
+    moves: Vec<String>,
     opponent: String,
     levels: ByColor<Option<u8>>,
     names: ByColor<Option<String>>,
@@ -612,7 +683,7 @@ struct Row {
 fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>, StoreError> {
     let row = tx
         .prepare_cached(
-            "SELECT variant, start, moves, opponent, white_level, white_name, white_token,
+            "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created
              FROM games WHERE id = ?1",
         )?
@@ -620,7 +691,7 @@ fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>
             Ok(Row {
                 variant: r.get(0)?,
                 start: r.get(1)?,
-                moves: r.get(2)?,
+                moves: Vec::with_capacity(r.get::<_, i64>(2)?.clamp(0, 4096) as usize),
                 opponent: r.get(3)?,
                 levels: ByColor::new(r.get(4)?, r.get(7)?),
                 names: ByColor::new(r.get(5)?, r.get(8)?),
@@ -632,7 +703,14 @@ fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>
             })
         })
         .optional()?;
-    row.map(|row| rebuild(id, row)).transpose()
+    let Some(mut row) = row else {
+        return Ok(None);
+    };
+    let mut stmt = tx.prepare_cached("SELECT ply FROM plies WHERE game = ?1 ORDER BY n")?;
+    for ply in stmt.query_map([id.as_str()], |r| r.get::<_, String>(0))? {
+        row.moves.push(ply?);
+    }
+    rebuild(id, row).map(Some)
 }
 
 fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
@@ -644,7 +722,7 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
     let start =
         Position::from_fen(variant.rules(), &row.start).map_err(|e| corrupt(e.to_string()))?;
     let mut game = Game::new(start);
-    for (i, ply) in row.moves.split_whitespace().enumerate() {
+    for (i, ply) in row.moves.iter().enumerate() {
         game.play_text(ply)
             .map_err(|e| corrupt(format!("ply {}: {e}", i + 1)))?;
     }
@@ -837,6 +915,87 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let e = Store::open(&path).unwrap_err();
         assert!(e.to_string().contains("damaged"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The rows of the plies table, by a connection of its own.
+    fn ply_rows(path: &Path) -> Vec<(i64, String)> {
+        let conn = Connection::open(path).unwrap();
+        let mut stmt = conn.prepare("SELECT n, ply FROM plies ORDER BY n").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn a_ply_is_appended_and_a_takeback_deletes_only_its_plies() {
+        let (dir, path) = temp_db("append");
+        let rt = runtime();
+        let (g, t) = new_game(Opponent::Local);
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            store.insert(&g).await.unwrap();
+            let mut g = g;
+            for ply in ["d6", "f4", "d2"] {
+                g = g.play(&t, ply).unwrap();
+                store.update(&g).await.unwrap();
+            }
+            let rows = ply_rows(&path);
+            assert_eq!(rows, [(0, "d6".into()), (1, "f4".into()), (2, "d2".into())]);
+            let g = g.takeback(&t).unwrap();
+            store.update(&g).await.unwrap();
+            assert_eq!(ply_rows(&path), rows[..2]);
+            let back = store.load(&g.id).await.unwrap().unwrap();
+            assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
+        });
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_database_of_schema_1_is_brought_to_one_row_per_ply() {
+        let (dir, path) = temp_db("schema1");
+        let (g, t) = new_game(Opponent::Local);
+        let g = g.play(&t, "d6").unwrap().play(&t, "f4").unwrap();
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE games (
+                    id TEXT PRIMARY KEY, variant TEXT NOT NULL, start TEXT NOT NULL,
+                    moves TEXT NOT NULL, opponent TEXT NOT NULL,
+                    white_level INTEGER, white_name TEXT, white_token BLOB,
+                    black_level INTEGER, black_name TEXT, black_token BLOB,
+                    ended TEXT, draw_offer TEXT, version INTEGER NOT NULL,
+                    over INTEGER NOT NULL, computer_to_move INTEGER NOT NULL,
+                    created INTEGER NOT NULL, updated INTEGER NOT NULL) STRICT;
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            let hash = g.seats.white.unwrap().0.to_vec();
+            for (id, moves) in [(g.id.as_str(), "d6  f4"), ("emptyemptyem", "")] {
+                conn.execute(
+                    "INSERT INTO games VALUES (?1, 'nine', ?2, ?3, 'local', NULL, 'Ann', ?4,
+                         NULL, NULL, ?4, NULL, NULL, 3, 0, 0, 0, 0)",
+                    params![id, g.game.start().to_string(), moves, hash],
+                )
+                .unwrap();
+            }
+        }
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            let back = store.load(&g.id).await.unwrap().unwrap();
+            assert_eq!(back.game, g.game);
+            let empty = store
+                .load(&"emptyemptyem".parse().unwrap())
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(empty.game.plies().is_empty());
+            let next = back.play(&t, "d2").unwrap();
+            store.update(&next).await.unwrap();
+        });
+        assert_eq!(ply_rows(&path).len(), 3);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

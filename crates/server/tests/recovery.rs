@@ -92,14 +92,24 @@ async fn one_unreadable_game_does_not_stop_the_others_from_resuming() {
     // garbage, and it comes first in the list of waiting games.
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
-        for (game, moves) in [(&broken, "d6 zz9"), (&waiting, "")] {
+        for game in [&broken, &waiting] {
             conn.execute(
                 "UPDATE games SET opponent = 'computer', white_level = 1, white_token = NULL,
-                     white_name = NULL, moves = ?2, computer_to_move = 1 WHERE id = ?1",
-                rusqlite::params![game["id"].as_str().unwrap(), moves],
+                     white_name = NULL, computer_to_move = 1 WHERE id = ?1",
+                [game["id"].as_str().unwrap()],
             )
             .unwrap();
         }
+        conn.execute(
+            "INSERT INTO plies (game, n, ply) VALUES (?1, 0, 'd6'), (?1, 1, 'zz9')",
+            [broken["id"].as_str().unwrap()],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE games SET ply_count = 2 WHERE id = ?1",
+            [broken["id"].as_str().unwrap()],
+        )
+        .unwrap();
     }
     let server = Server::start(&db, Limits::default()).await;
     let id = waiting["id"].as_str().unwrap();
