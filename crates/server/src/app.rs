@@ -174,20 +174,19 @@ impl AppState {
     /// # Errors
     ///
     /// 404 for an id that names no game; 500 when the database fails.
-    pub async fn game(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
-        let id: GameId = id.parse().map_err(|()| ApiError::no_game(id))?;
-        if let Some(live) = self.games().get(&id).cloned() {
+    pub async fn game(&self, id: &GameId) -> Result<Arc<LiveGame>, ApiError> {
+        if let Some(live) = self.games().get(id).cloned() {
             self.touch(&live);
             return Ok(live);
         }
         let state = self
             .store
-            .load(&id)
+            .load(id)
             .await?
             .ok_or_else(|| ApiError::no_game(id.as_str()))?;
         let live = self
             .games()
-            .entry(id)
+            .entry(id.clone())
             .or_insert_with(|| Arc::new(LiveGame::new(state)))
             .clone();
         self.touch(&live);
@@ -348,7 +347,7 @@ impl AppState {
         let ids = self.store.waiting_for_computer().await?;
         let mut resumed = Resumed::default();
         for id in ids {
-            let live = match self.game(id.as_str()).await {
+            let live = match self.game(&id).await {
                 Ok(live) => live,
                 Err(e) => {
                     resumed.skipped.push((id, e.to_string()));

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use morris_core::{ByColor, Color, Game, GameError, Outcome, Ply, TextPlyError};
+use morris_core::{ByColor, Color, Game, GameError, Outcome, Ply, PlyText, TextPlyError};
 
 use crate::seat::{GameId, Opponent, Player, Seat, Token, TokenHash};
 
@@ -191,16 +191,20 @@ impl GameState {
     ///
     /// # Errors
     ///
-    /// 403 for a token that holds no seat, 409 when the game is over or it is not the seat's
-    /// turn or the ply is illegal, 400 when the text is no ply.
-    pub fn play(&self, token: &Token, text: &str) -> Result<GameState, Refusal> {
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::NotYourTurn`], and
+    /// [`Refusal::Ply`] for a ply that is not legal here.
+    pub fn play(&self, token: &Token, text: &PlyText) -> Result<GameState, Refusal> {
         let seat = self.require_seat(token)?;
         self.require_playing()?;
         let turn = self.game.position().turn();
         if !seat.plays(turn) {
             return Err(Refusal::NotYourTurn(turn));
         }
-        let ply = self.game.position().parse_ply(text).map_err(Refusal::Ply)?;
+        let ply = self
+            .game
+            .position()
+            .ply_from_text(text)
+            .map_err(Refusal::Ply)?;
         self.with_ply(ply)
     }
 
@@ -343,6 +347,10 @@ mod tests {
     use super::*;
     use crate::seat::Name;
 
+    fn p(text: &str) -> PlyText {
+        text.parse().unwrap()
+    }
+
     fn state(opponent: Opponent) -> (GameState, Token, Token) {
         let (a, b) = (Token::random(), Token::random());
         let black_seat = match opponent {
@@ -370,22 +378,21 @@ mod tests {
     #[test]
     fn plies_are_refereed() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(s.version, 2);
         assert_eq!(
-            s.play(&white, "f4").unwrap_err(),
+            s.play(&white, &p("f4")).unwrap_err(),
             Refusal::NotYourTurn(Color::Black)
         );
         assert!(matches!(
-            s.play(&black, "d6").unwrap_err(),
+            s.play(&black, &p("d6")).unwrap_err(),
             Refusal::Ply(TextPlyError::Illegal { .. })
         ));
-        assert!(matches!(
-            s.play(&black, "zz9").unwrap_err(),
-            Refusal::Ply(TextPlyError::Parse(_))
-        ));
-        assert_eq!(s.play(&Token::random(), "f4").unwrap_err(), Refusal::NoSeat);
-        let s = s.play(&black, "F4").unwrap();
+        assert_eq!(
+            s.play(&Token::random(), &p("f4")).unwrap_err(),
+            Refusal::NoSeat
+        );
+        let s = s.play(&black, &p("F4")).unwrap();
         assert_eq!(s.game.ply_texts(), ["d6", "f4"]);
     }
 
@@ -402,7 +409,7 @@ mod tests {
     fn takeback_against_the_computer_takes_back_its_reply_too() {
         let (s, white, _) = state(Opponent::Computer);
         assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(s.computer_to_move(), Some(3));
         let reply = s.game.position().parse_ply("f4").unwrap();
         let s = s.play_computer(reply).unwrap();
@@ -410,7 +417,7 @@ mod tests {
         let back = s.takeback(&white).unwrap();
         assert!(back.game.plies().is_empty());
         // While the computer thinks, only the human's ply goes.
-        let s = s.play(&white, "d2").unwrap();
+        let s = s.play(&white, &p("d2")).unwrap();
         let back = s.takeback(&white).unwrap();
         assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
     }
@@ -418,9 +425,9 @@ mod tests {
     #[test]
     fn takeback_in_a_friend_game_only_before_the_answer() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(s.takeback(&black).unwrap_err(), Refusal::NothingToTakeBack);
-        let s = s.play(&black, "f4").unwrap();
+        let s = s.play(&black, &p("f4")).unwrap();
         assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
         assert!(s.takeback(&black).unwrap().game.ply_texts() == ["d6"]);
     }
@@ -440,7 +447,7 @@ mod tests {
         let agreed = s.draw(&black, DrawAction::Accept, false).unwrap().unwrap();
         assert_eq!(agreed.game.outcome().unwrap().reason, Reason::Agreement);
         assert!(matches!(
-            agreed.play(&white, "d6").unwrap_err(),
+            agreed.play(&white, &p("d6")).unwrap_err(),
             Refusal::GameOver(_)
         ));
         assert_eq!(
@@ -453,13 +460,13 @@ mod tests {
     fn an_offer_lapses_when_the_other_side_plays() {
         let (s, white, black) = state(Opponent::Friend);
         let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(
             s.draw_offer,
             Some(Color::White),
             "the offerer's own ply keeps it"
         );
-        let s = s.play(&black, "f4").unwrap();
+        let s = s.play(&black, &p("f4")).unwrap();
         assert_eq!(s.draw_offer, None);
     }
 

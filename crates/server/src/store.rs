@@ -772,6 +772,10 @@ mod tests {
     use crate::game_state::DrawAction;
     use crate::seat::Token;
 
+    fn p(text: &str) -> morris_core::PlyText {
+        text.parse().unwrap()
+    }
+
     fn new_game(opponent: Opponent) -> (GameState, Token) {
         let t = Token::random();
         let g = GameState {
@@ -804,7 +808,7 @@ mod tests {
             store.insert(&g).await.unwrap();
             let mut g = g;
             for ply in ["d6", "f4", "d2"] {
-                g = g.play(&t, ply).unwrap();
+                g = g.play(&t, &p(ply)).unwrap();
                 store.update(&g).await.unwrap();
             }
             let g = g.draw(&t, DrawAction::Offer, false).unwrap().unwrap();
@@ -832,9 +836,9 @@ mod tests {
             let (g, t) = new_game(Opponent::Local);
             store.insert(&g).await.unwrap();
             assert!(matches!(store.insert(&g).await, Err(StoreError::Sqlite(_))));
-            let a = g.play(&t, "d6").unwrap();
+            let a = g.play(&t, &p("d6")).unwrap();
             store.update(&a).await.unwrap();
-            let b = g.play(&t, "d2").unwrap();
+            let b = g.play(&t, &p("d2")).unwrap();
             assert_eq!(
                 store.update(&b).await,
                 Err(StoreError::Stale(g.id.to_string()))
@@ -857,7 +861,7 @@ mod tests {
             g.seats.black = None;
             store.insert(&g).await.unwrap();
             assert!(store.waiting_for_computer().await.unwrap().is_empty());
-            let g = g.play(&t, "d6").unwrap();
+            let g = g.play(&t, &p("d6")).unwrap();
             store.update(&g).await.unwrap();
             assert_eq!(
                 store.waiting_for_computer().await.unwrap(),
@@ -938,7 +942,7 @@ mod tests {
             store.insert(&g).await.unwrap();
             let mut g = g;
             for ply in ["d6", "f4", "d2"] {
-                g = g.play(&t, ply).unwrap();
+                g = g.play(&t, &p(ply)).unwrap();
                 store.update(&g).await.unwrap();
             }
             let rows = ply_rows(&path);
@@ -956,7 +960,7 @@ mod tests {
     fn a_database_of_schema_1_is_brought_to_one_row_per_ply() {
         let (dir, path) = temp_db("schema1");
         let (g, t) = new_game(Opponent::Local);
-        let g = g.play(&t, "d6").unwrap().play(&t, "f4").unwrap();
+        let g = g.play(&t, &p("d6")).unwrap().play(&t, &p("f4")).unwrap();
         {
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(
@@ -992,7 +996,7 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert!(empty.game.plies().is_empty());
-            let next = back.play(&t, "d2").unwrap();
+            let next = back.play(&t, &p("d2")).unwrap();
             store.update(&next).await.unwrap();
         });
         assert_eq!(ply_rows(&path).len(), 3);

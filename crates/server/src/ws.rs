@@ -4,15 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::app::{AppState, LiveGame};
 use crate::error::ApiError;
-use crate::request::HeaderToken;
+use crate::request::{GameIdPath, HeaderToken};
 use crate::response::{GameView, Pong};
 use crate::seat::{Seat, Token};
 
@@ -51,7 +51,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
 /// token's seat).
 pub async fn watch(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
