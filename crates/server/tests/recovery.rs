@@ -81,6 +81,47 @@ async fn the_computer_plays_on_after_the_database_was_locked_for_seven_seconds()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_whose_commit_tries_ran_out_is_started_again() {
+    let dir = temp_dir("ran-out");
+    let db = dir.join("games.db");
+    // One try only: the commit fails once and the search is over; the sweep finds the game.
+    let limits = Limits {
+        retry: Retry {
+            tries: 1,
+            ..Retry::default()
+        },
+        sweep: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let server = Server::start(&db, limits).await;
+    let created = server
+        .create(json!({"opponent": "computer", "level": 8}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let mut socket = server.watch(&id).await;
+    next_game(&mut socket).await;
+    assert_eq!(server.play(&id, &token, "d6").await.0, 200);
+    let (locked, is_locked) = tokio::sync::oneshot::channel();
+    let holder = std::thread::spawn({
+        let db = db.clone();
+        move || {
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+            locked.send(()).unwrap();
+            std::thread::sleep(Duration::from_secs(6));
+            conn.execute_batch("COMMIT").unwrap();
+        }
+    });
+    is_locked.await.unwrap();
+    let replied = game_at(&mut socket, 3).await;
+    assert_eq!(replied["moves"].as_array().unwrap().len(), 2, "{replied}");
+    holder.join().unwrap();
+    server.stop().await;
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_unreadable_game_does_not_stop_the_others_from_resuming() {
     let dir = temp_dir("unreadable");
     let db = dir.join("games.db");
