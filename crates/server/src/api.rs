@@ -86,7 +86,7 @@ pub async fn create(
     let state = live.snapshot().await;
     let body = Created {
         id: state.id.to_string(),
-        color: color.name(),
+        color: color.into(),
         invite: other,
         game: GameView::new(&state, Some(&creator)),
         token: creator,

@@ -48,11 +48,40 @@ impl VariantView {
     }
 }
 
+/// A side, written `"white"` or `"black"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White, who moves first.
+    White,
+    /// Black.
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerKind {
+    /// A person.
+    Human,
+    /// The engine.
+    Computer,
+}
+
 /// Who sits in a seat, as the page shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PlayerView {
-    /// `human` or `computer`.
-    pub kind: &'static str,
+    /// A person or the engine.
+    pub kind: PlayerKind,
     /// The name given, "Computer", or `null`.
     pub name: Option<String>,
     /// The computer's level, or `null`.
@@ -63,7 +92,7 @@ pub struct PlayerView {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ResultView {
     /// The winner, or `null` for a draw.
-    pub winner: Option<&'static str>,
+    pub winner: Option<Side>,
     /// The reason, such as `blocked`.
     pub reason: &'static str,
     /// The end in words, such as "Black is blocked".
@@ -90,7 +119,7 @@ pub struct GameView {
     /// The last ply, if any.
     pub last: Option<String>,
     /// The side to move.
-    pub turn: &'static str,
+    pub turn: Side,
     /// The legal plies for the side to move; empty when the game is over.
     pub legal: Vec<String>,
     /// Pieces in hand.
@@ -98,7 +127,7 @@ pub struct GameView {
     /// Pieces on the board.
     pub on_board: ByColorView<usize>,
     /// The occupied points and their colours.
-    pub board: BTreeMap<String, &'static str>,
+    pub board: BTreeMap<String, Side>,
     /// Who sits in each seat.
     pub players: ByColorView<PlayerView>,
     /// The seat of the token given, if any.
@@ -106,7 +135,7 @@ pub struct GameView {
     /// Whether the computer is choosing a ply.
     pub thinking: bool,
     /// The side that offers a draw, if one does.
-    pub draw_offer: Option<&'static str>,
+    pub draw_offer: Option<Side>,
     /// How the game ended, if it did.
     pub result: Option<ResultView>,
     /// Grows by one with every change.
@@ -162,7 +191,7 @@ impl GameView {
             start: game.start().to_string(),
             last: moves.last().cloned(),
             moves,
-            turn: pos.turn().name(),
+            turn: pos.turn().into(),
             legal: game
                 .legal_plies()
                 .iter()
@@ -172,14 +201,14 @@ impl GameView {
             on_board: ByColor::from_fn(|c| pos.pieces(c).count()).into(),
             board: board
                 .points()
-                .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.name())))
+                .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.into())))
                 .collect(),
             players: ByColor::from_fn(|c| player_view(state.players.get(c))).into(),
             you: token.and_then(|t| state.seat_of(t)),
             thinking: state.computer_to_move().is_some(),
-            draw_offer: state.draw_offer.map(Color::name),
+            draw_offer: state.draw_offer.map(Side::from),
             result: outcome.map(|o| ResultView {
-                winner: o.winner.map(Color::name),
+                winner: o.winner.map(Side::from),
                 reason: o.reason.name(),
                 text: o.describe(),
             }),
@@ -191,12 +220,12 @@ impl GameView {
 fn player_view(p: &Player) -> PlayerView {
     match p {
         Player::Human(name) => PlayerView {
-            kind: "human",
+            kind: PlayerKind::Human,
             name: name.as_ref().map(|n| n.as_str().to_owned()),
             level: None,
         },
         Player::Computer(level) => PlayerView {
-            kind: "computer",
+            kind: PlayerKind::Computer,
             name: Some("Computer".into()),
             level: Some(*level),
         },
@@ -211,7 +240,7 @@ pub struct Created {
     /// The creator's token.
     pub token: Token,
     /// The creator's colour.
-    pub color: &'static str,
+    pub color: Side,
     /// The other seat's token in a friend game.
     pub invite: Option<Token>,
     /// The game.
