@@ -304,7 +304,9 @@ impl AppState {
                     }
                     return Ok(());
                 }
-                Err(ApiError::Internal(e)) if tries < retry.tries => {
+                Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_)))
+                    if tries < retry.tries =>
+                {
                     tracing::warn!(
                         "the computer's ply in game {id} cannot be kept yet \
                          (try {tries} of {}): {e}; again in {pause:?}",

@@ -166,7 +166,12 @@ impl From<Refusal> for ApiError {
 
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        match e {
+            crate::store::StoreError::Busy => {
+                ApiError::Unavailable("the server is busy: try again in a moment".into())
+            }
+            e => ApiError::Internal(e.to_string()),
+        }
     }
 }
 

@@ -7,10 +7,12 @@
 //! WAL index in heap memory only in exclusive locking mode, which would also lock every other
 //! program out of the file for as long as the server runs.)
 //!
-//! Every change of a game is a whole-row write checked against the version before it, so a
-//! game in the database is always one the server has shown. Requests queue on a channel; the
-//! writer thread takes all that are waiting, runs them in one transaction and answers each
-//! only after the commit, so an acknowledged ply survives a crash of the process.
+//! Every change of a game is checked against the version before it (its new plies appended,
+//! those taken back deleted, its row updated), so a game in the database is always one the
+//! server has shown. Requests queue on a bounded channel (a full one is refused with
+//! [`StoreError::Busy`]); the writer thread takes all that are waiting, runs them in one
+//! transaction and answers each only after the commit, so an acknowledged ply survives a
+//! crash of the process.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,9 @@ const SCHEMA_VERSION: i64 = 2;
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
+
+/// The most requests waiting for the writer.
+const MAX_QUEUED: usize = 8 * MAX_BATCH;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -99,6 +104,8 @@ pub enum StoreError {
     Stale(String),
     /// The writer thread is gone (the server is shutting down).
     Closed,
+    /// As many requests wait for the writer as the queue holds.
+    Busy,
     /// The database file was changed under the server: truncated, replaced, removed or made
     /// read-only.
     Damaged(String),
@@ -118,6 +125,7 @@ impl fmt::Display for StoreError {
             StoreError::Corrupt { id, reason } => write!(f, "game {id} in the database: {reason}"),
             StoreError::Stale(id) => write!(f, "game {id} changed in the database meanwhile"),
             StoreError::Closed => f.write_str("the database is closed"),
+            StoreError::Busy => f.write_str("the database has too many writes waiting"),
             StoreError::Damaged(what) => write!(f, "the database cannot be used: {what}"),
             StoreError::Open { path, reason } => {
                 write!(f, "cannot open the database {}: {reason}", path.display())
@@ -148,7 +156,7 @@ enum Job {
 /// The handle of the store; cheap to share (`Arc` it).
 #[derive(Debug)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::SyncSender<Job>,
 }
 
 impl fmt::Debug for Job {
@@ -178,7 +186,7 @@ impl Store {
         let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
         prepare(&conn).map_err(open_error)?;
         let watch = FileWatch::new(path);
-        let (jobs, queue) = mpsc::channel();
+        let (jobs, queue) = mpsc::sync_channel(MAX_QUEUED);
         std::thread::Builder::new()
             .name("morris-store".into())
             .spawn(move || writer(conn, queue, watch))
@@ -191,7 +199,10 @@ impl Store {
         job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Job,
     ) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.jobs.send(job(tx)).map_err(|_| StoreError::Closed)?;
+        self.jobs.try_send(job(tx)).map_err(|e| match e {
+            mpsc::TrySendError::Full(_) => StoreError::Busy,
+            mpsc::TrySendError::Disconnected(_) => StoreError::Closed,
+        })?;
         rx.await.map_err(|_| StoreError::Closed)?
     }
 
