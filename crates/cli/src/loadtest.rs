@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use morris_server::loadtest::{LoadConfig, run as run_load};
+mod client;
+
+use client::{LoadConfig, run as run_load};
 
 use crate::cli::Failure;
 

@@ -28,6 +28,12 @@ pub struct ServeArgs {
     /// WebSockets (live game views) open at once; more are refused until some close.
     #[arg(long, default_value_t = Limits::default().max_sockets, value_name = "N")]
     max_sockets: usize,
+    /// Connections open at once, over all clients; more are answered 503 and closed.
+    #[arg(long, default_value_t = Limits::default().connections.max, value_name = "N")]
+    max_connections: usize,
+    /// Connections open at once from one client address.
+    #[arg(long, default_value_t = Limits::default().connections.per_addr, value_name = "N")]
+    max_connections_per_addr: usize,
     /// Searches of the computer player run at once [default: the number of cores].
     #[arg(long, value_name = "N")]
     engine_threads: Option<usize>,
@@ -47,6 +53,8 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     }
     config.limits.games_per_minute = args.games_per_minute;
     config.limits.max_sockets = args.max_sockets;
+    config.limits.connections.max = args.max_connections.max(1);
+    config.limits.connections.per_addr = args.max_connections_per_addr.max(1);
     config.engine_threads = args.engine_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

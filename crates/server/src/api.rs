@@ -5,18 +5,17 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use morris_core::{ByColor, Color, Game, GameRecord, Position, Variant};
+use morris_core::{ByColor, Color, GameRecord, Variant};
 
 use crate::app::AppState;
-use crate::computer::LEVELS;
 use crate::error::ApiError;
-use crate::game_state::GameState;
+use crate::game_state::{GameState, Refusal};
 use crate::request::{
-    ApiJson, DrawRequest, GivenToken, MoveRequest, NewGame, TokenQuery, TokenRequest,
+    ApiJson, DrawRequest, GameIdPath, GivenToken, HeaderToken, MoveRequest, NewGame, TokenRequest,
 };
 use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
@@ -51,27 +50,17 @@ pub async fn create(
     if !app.creations.allow(client) {
         return Err(ApiError::TooManyRequests);
     }
-    let game = starting_game(&request)?;
+    let game = request.game;
     let color = request.color.pick();
     let creator = Token::random();
     let other = (request.opponent == Opponent::Friend).then(Token::random);
     let human = Player::Human(request.name.clone());
     let (players, seats) = match request.opponent {
-        Opponent::Computer => {
-            let level = request.level.unwrap_or(3);
-            if !LEVELS.contains(&level) {
-                return Err(ApiError::BadRequest(format!(
-                    "the level must be from {} to {}, not {level}",
-                    LEVELS.start(),
-                    LEVELS.end()
-                )));
-            }
-            seated(
-                color,
-                (human, Some(creator.hash())),
-                (Player::Computer(level), None),
-            )
-        }
+        Opponent::Computer => seated(
+            color,
+            (human, Some(creator.hash())),
+            (Player::Computer(request.level), None),
+        ),
         Opponent::Friend => seated(
             color,
             (human, Some(creator.hash())),
@@ -97,7 +86,7 @@ pub async fn create(
     let state = live.snapshot().await;
     let body = Created {
         id: state.id.to_string(),
-        color: color.name(),
+        color: color.into(),
         invite: other,
         game: GameView::new(&state, Some(&creator)),
         token: creator,
@@ -126,46 +115,30 @@ fn seated(
     }
 }
 
-fn starting_game(request: &NewGame) -> Result<Game, ApiError> {
-    let rules = request.variant.rules();
-    match (&request.position, &request.record) {
-        (Some(_), Some(_)) => Err(ApiError::BadRequest(
-            "give a position or a record, not both".into(),
-        )),
-        (Some(fen), None) => Position::from_fen(rules, fen)
-            .map(Game::new)
-            .map_err(|e| ApiError::BadRequest(format!("the position cannot be used: {e}"))),
-        (None, Some(text)) => GameRecord::parse_with(text, rules)
-            .map(|r| r.game)
-            .map_err(|e| ApiError::BadRequest(format!("the record cannot be imported: {e}"))),
-        (None, None) => Ok(Game::new(Position::new(rules))),
-    }
-}
-
 fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
 }
 
-/// `GET /api/games/{id}`
+/// `GET /api/games/{id}` (with the token in a header, so that `you` names its seat)
 pub async fn game(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    GameIdPath(id): GameIdPath,
+    HeaderToken(token): HeaderToken,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
     let state = live.snapshot().await;
-    Ok(Json(GameView::new(&state, query.token().as_ref())))
+    Ok(Json(GameView::new(&state, token.as_ref())))
 }
 
 /// Makes the change of the seat that `token` holds to game `id` and answers with the game as
 /// that seat sees it.
 async fn change_by_seat(
     app: &Arc<AppState>,
-    id: &str,
+    id: &GameId,
     token: &GivenToken,
-    change: impl FnOnce(&GameState, &Token) -> Result<GameState, ApiError>,
+    change: impl FnOnce(&GameState, &Token) -> Result<GameState, Refusal>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(id).await?;
     let token = token.token()?;
@@ -176,7 +149,7 @@ async fn change_by_seat(
 /// `POST /api/games/{id}/moves`
 pub async fn play(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     change_by_seat(&app, &id, &request.token, |s, t| s.play(t, &request.ply)).await
@@ -185,7 +158,7 @@ pub async fn play(
 /// `POST /api/games/{id}/takeback`
 pub async fn takeback(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     change_by_seat(&app, &id, &request.token, GameState::takeback).await
@@ -194,7 +167,7 @@ pub async fn takeback(
 /// `POST /api/games/{id}/resign`
 pub async fn resign(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     change_by_seat(&app, &id, &request.token, GameState::resign).await
@@ -203,7 +176,7 @@ pub async fn resign(
 /// `POST /api/games/{id}/draw`
 pub async fn draw(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
     ApiJson(request): ApiJson<DrawRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
@@ -225,46 +198,33 @@ pub async fn draw(
     Ok(Json(GameView::new(&state, Some(token))))
 }
 
-/// Hints and analyses are off in a game between two people online while it is played.
-fn coaching_allowed(state: &GameState) -> Result<(), ApiError> {
-    if state.opponent == Opponent::Friend && !state.is_over() {
-        return Err(ApiError::Conflict(
-            "hints and analysis are off in a game against a friend until it is over".into(),
-        ));
-    }
-    Ok(())
-}
-
 /// `GET /api/games/{id}/hint`
 pub async fn hint(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ClientAddr(client): ClientAddr,
+    GameIdPath(id): GameIdPath,
 ) -> Result<Json<HintView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
-    coaching_allowed(&state)?;
-    if let Some(o) = state.game.outcome() {
-        return Err(ApiError::Conflict(format!(
-            "the game is over: {}",
-            o.describe()
-        )));
-    }
-    Ok(Json(app.computer.hint(state.game).await?))
+    state.require_coaching()?;
+    state.require_playing()?;
+    Ok(Json(app.computer.hint(state.game, client).await?))
 }
 
 /// `GET /api/games/{id}/analysis`
 pub async fn analysis(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ClientAddr(client): ClientAddr,
+    GameIdPath(id): GameIdPath,
 ) -> Result<Json<AnalysisView>, ApiError> {
     let state = app.game(&id).await?.snapshot().await;
-    coaching_allowed(&state)?;
-    Ok(Json(app.computer.analyse(state.game).await?))
+    state.require_coaching()?;
+    Ok(Json(app.computer.analyse(state.game, client).await?))
 }
 
 /// `GET /api/games/{id}/record`
 pub async fn record(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameIdPath(id): GameIdPath,
 ) -> Result<impl IntoResponse, ApiError> {
     let live = app.game(&id).await?;
     let state = live.snapshot().await;

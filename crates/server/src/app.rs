@@ -9,9 +9,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 use crate::computer::Computer;
+use crate::connections::ConnectionLimits;
 use crate::error::ApiError;
 use crate::game_state::GameState;
 use crate::limits::RateLimiter;
+use crate::queue::QueueLimits;
 use crate::response::GameView;
 use crate::seat::GameId;
 use crate::store::Store;
@@ -67,6 +69,14 @@ pub struct Limits {
     pub max_sockets: usize,
     /// How long a watcher may take to accept an update before its WebSocket is closed.
     pub send_timeout: Duration,
+    /// The bounds of hints and analyses waiting for the engine.
+    pub coaching: QueueLimits,
+    /// How the computer's ply is committed again after a failure.
+    pub retry: Retry,
+    /// How often games left without a search are looked for, and idle games swept out.
+    pub sweep: Duration,
+    /// The limits on connections: how many, and how long they may stay silent.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for Limits {
@@ -78,8 +88,44 @@ impl Default for Limits {
             idle: Duration::from_secs(600),
             max_sockets: 10_000,
             send_timeout: Duration::from_secs(15),
+            coaching: QueueLimits::default(),
+            retry: Retry::default(),
+            sweep: Duration::from_secs(60),
+            connections: ConnectionLimits::default(),
         }
     }
+}
+
+/// How the computer's ply is committed again after the database refused it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retry {
+    /// Tries in all, the first included.
+    pub tries: u32,
+    /// The pause after the first failure; it doubles after each.
+    pub first: Duration,
+    /// The longest pause.
+    pub longest: Duration,
+}
+
+impl Default for Retry {
+    fn default() -> Retry {
+        // About two minutes of tries: enough for a lock held by a backup or a disk that
+        // fills for a moment.
+        Retry {
+            tries: 30,
+            first: Duration::from_millis(100),
+            longest: Duration::from_secs(5),
+        }
+    }
+}
+
+/// The games resumed after a start.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// Games in which the computer now chooses its ply.
+    pub games: usize,
+    /// Games that wait for the computer but cannot be read, with the reason.
+    pub skipped: Vec<(GameId, String)>,
 }
 
 /// Everything the handlers share, behind an `Arc`.
@@ -128,20 +174,19 @@ impl AppState {
     /// # Errors
     ///
     /// 404 for an id that names no game; 500 when the database fails.
-    pub async fn game(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
-        let id: GameId = id.parse().map_err(|()| ApiError::no_game(id))?;
-        if let Some(live) = self.games().get(&id).cloned() {
+    pub async fn game(&self, id: &GameId) -> Result<Arc<LiveGame>, ApiError> {
+        if let Some(live) = self.games().get(id).cloned() {
             self.touch(&live);
             return Ok(live);
         }
         let state = self
             .store
-            .load(&id)
+            .load(id)
             .await?
             .ok_or_else(|| ApiError::no_game(id.as_str()))?;
         let live = self
             .games()
-            .entry(id)
+            .entry(id.clone())
             .or_insert_with(|| Arc::new(LiveGame::new(state)))
             .clone();
         self.touch(&live);
@@ -169,11 +214,14 @@ impl AppState {
     /// # Errors
     ///
     /// The refusal of `change`; 500 when the database fails (the game is then unchanged).
-    pub async fn change(
+    pub async fn change<E>(
         self: &Arc<Self>,
         live: &Arc<LiveGame>,
-        change: impl FnOnce(&GameState) -> Result<Option<GameState>, ApiError>,
-    ) -> Result<GameState, ApiError> {
+        change: impl FnOnce(&GameState) -> Result<Option<GameState>, E>,
+    ) -> Result<GameState, ApiError>
+    where
+        ApiError: From<E>,
+    {
         let mut guard = live.state.lock().await;
         let Some(next) = change(&guard)? else {
             return Ok(guard.clone());
@@ -188,7 +236,9 @@ impl AppState {
     }
 
     /// Starts the computer choosing a ply in a game where it is to move, unless it already
-    /// chooses one for this version. Its ply is played if the game has not changed meanwhile.
+    /// chooses one for this version. Its ply is played if the game has not changed meanwhile;
+    /// a commit that fails is tried again with growing pauses (see [`Limits::retry`]), and
+    /// when the tries run out the game is left for [`AppState::restart_stuck`].
     pub fn start_computer(self: &Arc<Self>, live: &Arc<LiveGame>, state: &GameState) {
         let Some(level) = state.computer_to_move() else {
             return;
@@ -203,43 +253,114 @@ impl AppState {
         let seed = seed(&state.id, version);
         let id = state.id.clone();
         tokio::spawn(async move {
-            let chosen = app.computer.choose(game, level, seed).await;
-            let result = match chosen {
-                Ok(Some(ply)) => app
-                    .change(&live, |now| {
-                        if now.version == version {
-                            now.play_computer(ply).map(Some)
-                        } else {
-                            Ok(None)
-                        }
-                    })
-                    .await
-                    .map(drop),
-                Ok(None) => Ok(()),
-                Err(e) => Err(e),
-            };
+            let result = app
+                .computer_turn(&live, (&id, version), game, level, seed)
+                .await;
             let _ =
                 live.searching
                     .compare_exchange(version, 0, Ordering::AcqRel, Ordering::Relaxed);
             if let Err(e) = result {
-                tracing::error!("the computer could not play in game {id}: {e}");
+                let e = e.to_string();
+                tracing::error!(
+                    "the computer could not play in game {id}: {}",
+                    crate::error::log_safe(&e)
+                );
             }
         });
     }
 
-    /// After a start: the computer moves in every stored game that waits for it.
+    /// Chooses the computer's ply for `version` and commits it, trying the commit again while
+    /// the database refuses it.
+    async fn computer_turn(
+        self: &Arc<Self>,
+        live: &Arc<LiveGame>,
+        (id, version): (&GameId, u64),
+        game: morris_core::Game,
+        level: u8,
+        seed: u64,
+    ) -> Result<(), ApiError> {
+        let Some(ply) = self.computer.choose(game, level, seed).await? else {
+            return Ok(());
+        };
+        let retry = self.limits.retry;
+        let mut pause = retry.first;
+        let mut tries = 1;
+        loop {
+            let result = self
+                .change(live, |now| {
+                    if now.version == version {
+                        now.play_computer(ply).map(Some)
+                    } else {
+                        Ok(None)
+                    }
+                })
+                .await;
+            match result {
+                Ok(_) => {
+                    if tries > 1 {
+                        tracing::info!(
+                            "the computer's ply in game {id} is kept after {tries} tries"
+                        );
+                    }
+                    return Ok(());
+                }
+                Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_)))
+                    if tries < retry.tries =>
+                {
+                    tracing::warn!(
+                        "the computer's ply in game {id} cannot be kept yet \
+                         (try {tries} of {}): {e}; again in {pause:?}",
+                        retry.tries
+                    );
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(retry.longest);
+                    tries += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Starts the computer again in every game in memory where it is to move and nothing
+    /// searches (its last commit kept failing). Returns how many.
+    pub async fn restart_stuck(self: &Arc<Self>) -> usize {
+        let games: Vec<Arc<LiveGame>> = self.games().values().cloned().collect();
+        let mut restarted = 0;
+        for live in games {
+            if live.searching.load(Ordering::Acquire) != 0 {
+                continue;
+            }
+            let state = live.snapshot().await;
+            if state.computer_to_move().is_some() {
+                self.start_computer(&live, &state);
+                restarted += 1;
+            }
+        }
+        restarted
+    }
+
+    /// After a start: the computer moves in every stored game that waits for it. A game that
+    /// cannot be read is skipped (and reported), the others are resumed.
     ///
     /// # Errors
     ///
-    /// 500 when the database fails.
-    pub async fn resume_computer_games(self: &Arc<Self>) -> Result<usize, ApiError> {
+    /// 500 when the list of waiting games cannot be read.
+    pub async fn resume_computer_games(self: &Arc<Self>) -> Result<Resumed, ApiError> {
         let ids = self.store.waiting_for_computer().await?;
-        for id in &ids {
-            let live = self.game(id.as_str()).await?;
+        let mut resumed = Resumed::default();
+        for id in ids {
+            let live = match self.game(&id).await {
+                Ok(live) => live,
+                Err(e) => {
+                    resumed.skipped.push((id, e.to_string()));
+                    continue;
+                }
+            };
             let state = live.snapshot().await;
             self.start_computer(&live, &state);
+            resumed.games += 1;
         }
-        Ok(ids.len())
+        Ok(resumed)
     }
 
     /// Drops from memory the games nobody watches, that the computer is not playing in and

@@ -1,16 +1,18 @@
-//! The computer player: engine work off the async threads, behind a semaphore sized to the
-//! cores, with a time budget per ply for each level; hints, analyses and draw judgements.
+//! The computer player: engine work off the async threads, on a small pool of engines (one
+//! per slot of the queue, each with its table, reused from search to search), the computer's
+//! own plies ahead of hints and analyses; a time budget per ply for each level.
 
 use std::cmp::Ordering;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use morris_core::{Color, Game, Ply};
 use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult, TbValue};
-use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
-use crate::response::{AnalysisView, GradedPly, HintView};
+use crate::queue::{EngineQueue, Priority, QueueLimits, QueueRefusal};
+use crate::response::{AnalysisView, Grade, GradedPly, HintView, Source};
 
 /// The levels, 1 (a beginner) to 10 (the engine's best).
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
@@ -32,7 +34,9 @@ const HASH_MB: usize = 16;
 
 /// The engine pool.
 pub struct Computer {
-    permits: Arc<Semaphore>,
+    queue: EngineQueue,
+    /// The engines not searching now; at most one per slot, made when first needed.
+    engines: Arc<Mutex<Vec<Engine>>>,
     threads: usize,
     tablebase: Option<Arc<dyn Probe>>,
 }
@@ -47,11 +51,19 @@ impl std::fmt::Debug for Computer {
 }
 
 impl Computer {
-    /// A pool running at most `threads` searches at once (at least one).
+    /// A pool running at most `threads` searches at once (at least one), with the default
+    /// bounds of the coaching work.
     pub fn new(threads: usize) -> Computer {
+        Computer::with_limits(threads, QueueLimits::default())
+    }
+
+    /// A pool running at most `threads` searches at once, hints and analyses bounded by
+    /// `limits`.
+    pub fn with_limits(threads: usize, limits: QueueLimits) -> Computer {
         let threads = threads.max(1);
         Computer {
-            permits: Arc::new(Semaphore::new(threads)),
+            queue: EngineQueue::new(threads, limits),
+            engines: Arc::new(Mutex::new(Vec::with_capacity(threads))),
             threads,
             tablebase: None,
         }
@@ -74,98 +86,129 @@ impl Computer {
         self.threads
     }
 
-    fn engine(&self, level: u8, multi_pv: usize, seed: u64) -> Engine {
-        let mut engine = Engine::new(EngineOptions {
-            hash_mb: HASH_MB,
-            threads: 1,
-            level,
-            multi_pv,
-            seed: Some(seed),
-            ..EngineOptions::default()
-        });
-        engine.set_tablebase(self.tablebase.clone());
-        engine
-    }
-
-    /// Runs engine work on a blocking thread once a permit is free.
+    /// Runs engine work on a blocking thread once the queue gives a slot.
     async fn blocking<T: Send + 'static>(
         &self,
+        priority: Priority,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let _permit = self
-            .permits
-            .acquire()
+        let slot = self.queue.acquire(priority).await.map_err(refusal)?;
+        let result = tokio::task::spawn_blocking(work)
             .await
-            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|e| ApiError::Internal(format!("the engine failed: {e}")))
+            .map_err(|e| ApiError::Internal(format!("the engine failed: {e}")));
+        drop(slot);
+        result
     }
 
-    /// Runs a search on a blocking thread once a permit is free.
+    /// Runs a search on a blocking thread, on an engine of the pool, once the queue gives a
+    /// slot. The engine forgets its earlier searches first, so that the same game and seed
+    /// give the same result.
     async fn search(
         &self,
+        priority: Priority,
         game: Game,
-        engine: Engine,
+        (level, multi_pv, seed): (u8, usize, u64),
         time: Duration,
     ) -> Result<SearchResult, ApiError> {
-        let mut engine = engine;
-        self.blocking(move || engine.search(&game, &Limits::movetime(time), &mut |_| {}))
-            .await
+        let engines = self.engines.clone();
+        let tablebase = self.tablebase.clone();
+        self.blocking(priority, move || {
+            let options = EngineOptions {
+                hash_mb: HASH_MB,
+                threads: 1,
+                level,
+                multi_pv,
+                seed: Some(seed),
+                ..EngineOptions::default()
+            };
+            let kept = engines.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut engine = match kept {
+                Some(mut engine) => {
+                    engine.set_options(options);
+                    engine.new_game();
+                    engine
+                }
+                None => Engine::new(options),
+            };
+            engine.set_tablebase(tablebase);
+            let result = engine.search(&game, &Limits::movetime(time), &mut |_| {});
+            // A panicking search loses its engine; the next search makes a new one.
+            engines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(engine);
+            result
+        })
+        .await
+    }
+
+    /// The engines made so far (at most one per slot).
+    pub fn engines_made(&self) -> usize {
+        self.engines.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// The computer's ply at a level; `None` when the game has no legal ply. The same game
-    /// and seed give the same ply.
+    /// and seed give the same ply. It goes ahead of every hint and analysis.
     ///
     /// # Errors
     ///
     /// 503 when the pool is closed; 500 when the engine fails.
     pub async fn choose(&self, game: Game, level: u8, seed: u64) -> Result<Option<Ply>, ApiError> {
-        let engine = self.engine(level, 1, seed);
-        Ok(self.search(game, engine, movetime(level)).await?.best)
+        let time = movetime(level);
+        Ok(self
+            .search(Priority::Play, game, (level, 1, seed), time)
+            .await?
+            .best)
     }
 
-    /// The best ply at full strength and its score, for the side to move.
+    /// The best ply at full strength and its score, for the side to move; charged to the
+    /// client at `client`.
     ///
     /// # Errors
     ///
-    /// 409 when the game is over; 503 when the pool is closed; 500 when the engine fails.
-    pub async fn hint(&self, game: Game) -> Result<HintView, ApiError> {
+    /// 409 when the game is over; 429 when the client has its share of the engine's time
+    /// waiting; 503 when the queue is full or stays busy or the pool is closed; 500 when the
+    /// engine fails.
+    pub async fn hint(&self, game: Game, client: IpAddr) -> Result<HintView, ApiError> {
         let board = game.start().board();
-        let engine = self.engine(10, 1, 0);
-        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let result = self
+            .search(Priority::Coach(client), game, (10, 1, 0), ANALYSIS_TIME)
+            .await?;
         let best = result
             .best
             .ok_or_else(|| ApiError::Conflict("the game is over: there is no hint".into()))?;
         Ok(HintView {
             ply: best.display(board).to_string(),
-            score: result.score.to_string(),
+            score: result.score.into(),
         })
     }
 
-    /// Every legal ply scored at full strength, best first, each with a grade.
+    /// Every legal ply scored at full strength, best first, each with a grade; charged to the
+    /// client at `client`.
     ///
     /// # Errors
     ///
-    /// 503 when the pool is closed; 500 when the engine fails.
-    pub async fn analyse(&self, game: Game) -> Result<AnalysisView, ApiError> {
+    /// As [`Computer::hint`], but a finished game is no error.
+    pub async fn analyse(&self, game: Game, client: IpAddr) -> Result<AnalysisView, ApiError> {
         let board = game.start().board();
+        let priority = Priority::Coach(client);
         if let Some(tb) = self.tablebase.clone() {
             let probed = game.clone();
             if let Some(scored) = self
-                .blocking(move || tablebase_scores(&probed, &*tb))
+                .blocking(priority, move || tablebase_scores(&probed, &*tb))
                 .await?
             {
-                return Ok(graded("tablebase", 0, scored, board));
+                return Ok(graded(Source::Tablebase, 0, scored, board));
             }
         }
-        let engine = self.engine(10, usize::MAX, 0);
-        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let result = self
+            .search(priority, game, (10, usize::MAX, 0), ANALYSIS_TIME)
+            .await?;
         let mut scored = result.root.clone();
         if scored.is_empty() {
             scored.extend(result.best.map(|b| (b, result.score)));
         }
-        Ok(graded("engine", result.depth, scored, board))
+        Ok(graded(Source::Engine, result.depth, scored, board))
     }
 
     /// Whether the computer, playing `color`, accepts a draw offered now: when its own search
@@ -178,8 +221,9 @@ impl Computer {
     pub async fn accepts_draw(&self, game: Game, color: Color) -> Result<bool, ApiError> {
         let to_move = game.position().turn();
         let plies = game.plies().len();
-        let engine = self.engine(10, 1, 0);
-        let result = self.search(game, engine, ANALYSIS_TIME).await?;
+        let result = self
+            .search(Priority::Play, game, (10, 1, 0), ANALYSIS_TIME)
+            .await?;
         let own = if to_move == color {
             result.score
         } else {
@@ -189,6 +233,16 @@ impl Computer {
             Score::Mate(n) => n <= 0,
             Score::Cp(cp) => cp <= -25 || (cp.abs() <= 10 && plies >= 40),
         })
+    }
+}
+
+/// The API's error for a refusal of the queue.
+fn refusal(r: QueueRefusal) -> ApiError {
+    match r {
+        QueueRefusal::ClientBusy => ApiError::Busy(r.to_string()),
+        QueueRefusal::Full | QueueRefusal::TimedOut | QueueRefusal::Closed => {
+            ApiError::Unavailable(r.to_string())
+        }
     }
 }
 
@@ -223,7 +277,7 @@ fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
 
 /// The analysis of scored plies: best first, each graded against the best.
 fn graded(
-    source: &'static str,
+    source: Source,
     depth: u32,
     mut scored: Vec<(Ply, Score)>,
     board: &morris_core::Board,
@@ -237,8 +291,8 @@ fn graded(
             .into_iter()
             .map(|(ply, score)| GradedPly {
                 ply: ply.display(board).to_string(),
-                score: score.to_string(),
-                grade: best.map_or("best", |b| grade(b, score)),
+                score: score.into(),
+                grade: best.map_or(Grade::Best, |b| grade(b, score)),
             })
             .collect(),
     }
@@ -246,27 +300,27 @@ fn graded(
 
 /// How good a ply is beside the best: by the loss in hundredths of a piece, and by whether it
 /// throws away a forced win or walks into a forced loss.
-pub fn grade(best: Score, score: Score) -> &'static str {
+pub fn grade(best: Score, score: Score) -> Grade {
     if score.cmp(&best) != Ordering::Less {
-        return "best";
+        return Grade::Best;
     }
     match (best, score) {
-        (Score::Mate(b), Score::Mate(s)) if b > 0 && s > 0 => "good",
-        (Score::Mate(b), _) if b > 0 => "blunder",
+        (Score::Mate(b), Score::Mate(s)) if b > 0 && s > 0 => Grade::Good,
+        (Score::Mate(b), _) if b > 0 => Grade::Blunder,
         (_, Score::Mate(s)) if s <= 0 => {
             if best.is_loss() {
-                "good"
+                Grade::Good
             } else {
-                "blunder"
+                Grade::Blunder
             }
         }
         (Score::Cp(b), Score::Cp(s)) => match b.saturating_sub(s) {
-            0..=30 => "good",
-            31..=100 => "inaccuracy",
-            101..=300 => "mistake",
-            _ => "blunder",
+            0..=30 => Grade::Good,
+            31..=100 => Grade::Inaccuracy,
+            101..=300 => Grade::Mistake,
+            _ => Grade::Blunder,
         },
-        _ => "good",
+        _ => Grade::Good,
     }
 }
 
@@ -276,15 +330,15 @@ mod tests {
 
     #[test]
     fn grades_follow_the_loss() {
-        assert_eq!(grade(Score::Cp(50), Score::Cp(50)), "best");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(30)), "good");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-20)), "inaccuracy");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-200)), "mistake");
-        assert_eq!(grade(Score::Cp(50), Score::Cp(-900)), "blunder");
-        assert_eq!(grade(Score::Mate(3), Score::Mate(9)), "good");
-        assert_eq!(grade(Score::Mate(3), Score::Cp(500)), "blunder");
-        assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), "blunder");
-        assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), "good");
+        assert_eq!(grade(Score::Cp(50), Score::Cp(50)), Grade::Best);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(30)), Grade::Good);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-20)), Grade::Inaccuracy);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-200)), Grade::Mistake);
+        assert_eq!(grade(Score::Cp(50), Score::Cp(-900)), Grade::Blunder);
+        assert_eq!(grade(Score::Mate(3), Score::Mate(9)), Grade::Good);
+        assert_eq!(grade(Score::Mate(3), Score::Cp(500)), Grade::Blunder);
+        assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), Grade::Blunder);
+        assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), Grade::Good);
     }
 
     #[test]

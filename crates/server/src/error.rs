@@ -5,7 +5,10 @@ use std::fmt;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use morris_core::TextPlyError;
 use serde::Serialize;
+
+use crate::game_state::Refusal;
 
 /// Why a request was refused or failed. Every variant carries the message the client sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +30,8 @@ pub enum ApiError {
     UnsupportedMediaType,
     /// 429: too many games created from one address in a minute.
     TooManyRequests,
+    /// 429: the client already has as much work waiting as it may (hints, analyses).
+    Busy(String),
     /// 500: a fault of the server (the database failed); the client sees a generic message.
     Internal(String),
     /// 503: the server cannot take this work now (shutting down, or no engine for the task).
@@ -44,7 +49,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests | ApiError::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -57,6 +62,7 @@ impl ApiError {
             | ApiError::Forbidden(m)
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
+            | ApiError::Busy(m)
             | ApiError::Unavailable(m) => m.clone(),
             ApiError::MethodNotAllowed => "this method is not allowed here".into(),
             ApiError::TooLarge => "the request body is too large".into(),
@@ -101,13 +107,32 @@ struct ErrorBody {
     error: String,
 }
 
+/// Text for a log line: control characters (a line break, an escape sequence that would
+/// recolour a terminal) written as escapes, so that no input forges or garbles a log line.
+pub fn log_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let line = self.to_string();
+        let line = log_safe(&line);
         if status.is_server_error() {
-            tracing::error!(%status, "{self}");
+            tracing::error!(%status, "{line}");
         } else {
-            tracing::debug!(%status, "{self}");
+            tracing::debug!(%status, "{line}");
         }
         let body = ErrorBody {
             error: self.message(),
@@ -116,9 +141,37 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The one mapping of the domain's refusals to the API's errors: a token without a seat is
+/// 403, text that is no ply 400, everything else not possible now 409.
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let message = r.to_string();
+        match r {
+            Refusal::NoSeat => ApiError::Forbidden(message),
+            Refusal::Ply(TextPlyError::Parse(_)) => ApiError::BadRequest(message),
+            Refusal::NotYourTurn(_)
+            | Refusal::GameOver(_)
+            | Refusal::Ply(TextPlyError::Illegal { .. })
+            | Refusal::Game(_)
+            | Refusal::NotComputersTurn
+            | Refusal::NothingToTakeBack
+            | Refusal::EndedByAgreement
+            | Refusal::DrawAlreadyOffered
+            | Refusal::NoDrawOffered
+            | Refusal::OwnDrawOffer
+            | Refusal::NoCoaching => ApiError::Conflict(message),
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        match e {
+            crate::store::StoreError::Busy => {
+                ApiError::Unavailable("the server is busy: try again in a moment".into())
+            }
+            e => ApiError::Internal(e.to_string()),
+        }
     }
 }
 
@@ -137,6 +190,7 @@ mod tests {
             (ApiError::TooLarge, 413),
             (ApiError::UnsupportedMediaType, 415),
             (ApiError::TooManyRequests, 429),
+            (ApiError::Busy("x".into()), 429),
             (ApiError::Internal("disk".into()), 500),
             (ApiError::Unavailable("x".into()), 503),
         ];
@@ -147,10 +201,68 @@ mod tests {
     }
 
     #[test]
+    fn refusals_map_to_their_statuses() {
+        use morris_core::{Color, Outcome, Reason};
+        let unreadable = "zz9".parse::<morris_core::PlyText>().unwrap_err();
+        let cases = [
+            (Refusal::NoSeat, 403),
+            (Refusal::NotYourTurn(Color::Black), 409),
+            (
+                Refusal::GameOver(Outcome::win(Color::White, Reason::Resignation)),
+                409,
+            ),
+            (Refusal::NothingToTakeBack, 409),
+            (Refusal::NoCoaching, 409),
+        ];
+        for (refusal, status) in cases {
+            let message = refusal.to_string();
+            let e = ApiError::from(refusal);
+            assert_eq!(e.status().as_u16(), status, "{e}");
+            assert_eq!(e.message(), message);
+        }
+        let e = ApiError::from(Refusal::Ply(TextPlyError::Parse(unreadable)));
+        assert_eq!(e.status().as_u16(), 400);
+    }
+
+    #[test]
     fn internal_details_stay_in_the_log() {
         let e = ApiError::Internal("database is locked at /home/x".into());
         assert!(!e.message().contains("/home"));
         assert!(e.to_string().contains("/home"));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_log_lines() {
+        use std::io::Write;
+        use std::sync::{Arc, Mutex};
+
+        #[derive(Clone)]
+        struct Capture(Arc<Mutex<Vec<u8>>>);
+        impl Write for Capture {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let log = Capture(Arc::new(Mutex::new(Vec::new())));
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::DEBUG)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let _ = ApiError::no_game("ab\n2026-01-01 ERROR forged\u{1b}[31m").into_response();
+        });
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("ab\\n2026"), "{text}");
+        assert_eq!(log_safe("plain"), "plain");
+        assert_eq!(log_safe("a\tb\r"), "a\\tb\\r");
     }
 
     #[test]

@@ -4,10 +4,73 @@
 //! refusal, so that the caller can commit the new state to the database before it replaces
 //! the old one in memory. The rules are the core's: this module only asks it.
 
-use morris_core::{ByColor, Color, Game, Ply};
+use std::fmt;
 
-use crate::error::ApiError;
+use morris_core::{ByColor, Color, Game, GameError, Outcome, Ply, PlyText, TextPlyError};
+
 use crate::seat::{GameId, Opponent, Player, Seat, Token, TokenHash};
+
+/// Why a game refuses a change. The domain speaks no HTTP: the edge turns each refusal into
+/// the API's error (`From<Refusal> for ApiError`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The token holds no seat in this game.
+    NoSeat,
+    /// The other side is to move.
+    NotYourTurn(Color),
+    /// The game is over.
+    GameOver(Outcome),
+    /// The ply cannot be read, or is not legal here.
+    Ply(TextPlyError),
+    /// The ply, chosen by the computer, is not legal (or the game ended meanwhile).
+    Game(GameError),
+    /// It is not the computer's turn.
+    NotComputersTurn,
+    /// The holder has no ply of theirs to take back.
+    NothingToTakeBack,
+    /// The game ended by resignation or agreement: nothing of it is taken back.
+    EndedByAgreement,
+    /// A draw is already offered.
+    DrawAlreadyOffered,
+    /// No draw is offered to answer.
+    NoDrawOffered,
+    /// The holder answers their own offer.
+    OwnDrawOffer,
+    /// Hints and analyses are off in a game against a friend while it is played.
+    NoCoaching,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NoSeat => {
+                f.write_str("this token holds no seat in this game: you can only watch")
+            }
+            Refusal::NotYourTurn(turn) => {
+                write!(f, "it is not your turn: {} is to move", turn.title())
+            }
+            Refusal::GameOver(o) => write!(f, "the game is over: {}", o.describe()),
+            Refusal::Ply(TextPlyError::Parse(e)) => write!(f, "cannot read the ply: {e}"),
+            Refusal::Ply(e) => write!(f, "{e}"),
+            Refusal::Game(e) => write!(f, "{e}"),
+            Refusal::NotComputersTurn => f.write_str("it is not the computer's turn"),
+            Refusal::NothingToTakeBack => f.write_str("you have no ply to take back"),
+            Refusal::EndedByAgreement => {
+                f.write_str("the game ended by resignation or agreement: it cannot be taken back")
+            }
+            Refusal::DrawAlreadyOffered => f.write_str("a draw is already offered"),
+            Refusal::NoDrawOffered => f.write_str("no draw is offered"),
+            Refusal::OwnDrawOffer => {
+                f.write_str("you offered this draw: the other side answers it")
+            }
+            Refusal::NoCoaching => f.write_str(
+                "hints and analysis are off in a game against a friend until it is over",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 /// A game with its players, seats, draw offer and version.
 #[derive(Debug, Clone)]
@@ -56,10 +119,8 @@ impl GameState {
         }
     }
 
-    fn require_seat(&self, token: &Token) -> Result<Seat, ApiError> {
-        self.seat_of(token).ok_or_else(|| {
-            ApiError::Forbidden("this token holds no seat in this game: you can only watch".into())
-        })
+    fn require_seat(&self, token: &Token) -> Result<Seat, Refusal> {
+        self.seat_of(token).ok_or(Refusal::NoSeat)
     }
 
     /// Whether the game is over.
@@ -67,14 +128,28 @@ impl GameState {
         self.game.outcome().is_some()
     }
 
-    fn require_playing(&self) -> Result<(), ApiError> {
+    /// Refuses when the game is over.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::GameOver`].
+    pub fn require_playing(&self) -> Result<(), Refusal> {
         match self.game.outcome() {
-            Some(o) => Err(ApiError::Conflict(format!(
-                "the game is over: {}",
-                o.describe()
-            ))),
+            Some(o) => Err(Refusal::GameOver(o)),
             None => Ok(()),
         }
+    }
+
+    /// Refuses hints and analyses in a game against a friend while it is played.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::NoCoaching`].
+    pub fn require_coaching(&self) -> Result<(), Refusal> {
+        if self.opponent == Opponent::Friend && !self.is_over() {
+            return Err(Refusal::NoCoaching);
+        }
+        Ok(())
     }
 
     /// The level of the computer if it is the computer's turn in a game not over.
@@ -101,12 +176,10 @@ impl GameState {
         next
     }
 
-    fn with_ply(&self, ply: Ply) -> Result<GameState, ApiError> {
+    fn with_ply(&self, ply: Ply) -> Result<GameState, Refusal> {
         let mut next = self.next();
         let mover = self.game.position().turn();
-        next.game
-            .play(ply)
-            .map_err(|e| ApiError::Conflict(e.to_string()))?;
+        next.game.play(ply).map_err(Refusal::Game)?;
         // An offer lapses when the side it was made to plays on instead of accepting.
         if next.draw_offer.is_some_and(|c| c != mover) {
             next.draw_offer = None;
@@ -118,26 +191,20 @@ impl GameState {
     ///
     /// # Errors
     ///
-    /// 403 for a token that holds no seat, 409 when the game is over or it is not the seat's
-    /// turn or the ply is illegal, 400 when the text is no ply.
-    pub fn play(&self, token: &Token, text: &str) -> Result<GameState, ApiError> {
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::NotYourTurn`], and
+    /// [`Refusal::Ply`] for a ply that is not legal here.
+    pub fn play(&self, token: &Token, text: &PlyText) -> Result<GameState, Refusal> {
         let seat = self.require_seat(token)?;
         self.require_playing()?;
         let turn = self.game.position().turn();
         if !seat.plays(turn) {
-            return Err(ApiError::Conflict(format!(
-                "it is not your turn: {} is to move",
-                turn.title()
-            )));
+            return Err(Refusal::NotYourTurn(turn));
         }
-        let ply = self.game.position().parse_ply(text).map_err(|e| match e {
-            morris_core::TextPlyError::Parse(p) => {
-                ApiError::BadRequest(format!("cannot read the ply {text:?}: {p}"))
-            }
-            illegal @ morris_core::TextPlyError::Illegal { .. } => {
-                ApiError::Conflict(illegal.to_string())
-            }
-        })?;
+        let ply = self
+            .game
+            .position()
+            .ply_from_text(text)
+            .map_err(Refusal::Ply)?;
         self.with_ply(ply)
     }
 
@@ -146,9 +213,9 @@ impl GameState {
     /// # Errors
     ///
     /// 409 when it is not the computer's turn or the ply is illegal.
-    pub fn play_computer(&self, ply: Ply) -> Result<GameState, ApiError> {
+    pub fn play_computer(&self, ply: Ply) -> Result<GameState, Refusal> {
         if self.computer_to_move().is_none() {
-            return Err(ApiError::Conflict("it is not the computer's turn".into()));
+            return Err(Refusal::NotComputersTurn);
         }
         self.with_ply(ply)
     }
@@ -160,12 +227,10 @@ impl GameState {
     ///
     /// 403 for a token without a seat; 409 when there is nothing of the holder's to take back,
     /// or the game ended by resignation or agreement (or a friend game is over).
-    pub fn takeback(&self, token: &Token) -> Result<GameState, ApiError> {
+    pub fn takeback(&self, token: &Token) -> Result<GameState, Refusal> {
         let seat = self.require_seat(token)?;
         if self.draw_or_resigned() {
-            return Err(ApiError::Conflict(
-                "the game ended by resignation or agreement: it cannot be taken back".into(),
-            ));
+            return Err(Refusal::EndedByAgreement);
         }
         let plies = self.game.plies().len();
         let mover_of = |i: usize| self.game.positions()[i].turn();
@@ -184,7 +249,7 @@ impl GameState {
             }
         };
         if count == 0 {
-            return Err(ApiError::Conflict("you have no ply to take back".into()));
+            return Err(Refusal::NothingToTakeBack);
         }
         let mut next = self.next();
         for _ in 0..count {
@@ -206,7 +271,7 @@ impl GameState {
     /// # Errors
     ///
     /// 403 for a token without a seat, 409 when the game is over.
-    pub fn resign(&self, token: &Token) -> Result<GameState, ApiError> {
+    pub fn resign(&self, token: &Token) -> Result<GameState, Refusal> {
         let seat = self.require_seat(token)?;
         self.require_playing()?;
         let color = match seat {
@@ -232,14 +297,14 @@ impl GameState {
         token: &Token,
         action: DrawAction,
         computer_accepts: bool,
-    ) -> Result<Option<GameState>, ApiError> {
+    ) -> Result<Option<GameState>, Refusal> {
         let seat = self.require_seat(token)?;
         self.require_playing()?;
         let own = |c: Color| seat.plays(c);
         match action {
             DrawAction::Offer => {
                 if self.draw_offer.is_some() {
-                    return Err(ApiError::Conflict("a draw is already offered".into()));
+                    return Err(Refusal::DrawAlreadyOffered);
                 }
                 if self.computer_color().is_some() {
                     if !computer_accepts {
@@ -259,12 +324,10 @@ impl GameState {
             }
             DrawAction::Accept | DrawAction::Decline => {
                 let Some(by) = self.draw_offer else {
-                    return Err(ApiError::Conflict("no draw is offered".into()));
+                    return Err(Refusal::NoDrawOffered);
                 };
                 if seat != Seat::Both && own(by) {
-                    return Err(ApiError::Conflict(
-                        "you offered this draw: the other side answers it".into(),
-                    ));
+                    return Err(Refusal::OwnDrawOffer);
                 }
                 let mut next = self.next();
                 next.draw_offer = None;
@@ -283,6 +346,10 @@ mod tests {
 
     use super::*;
     use crate::seat::Name;
+
+    fn p(text: &str) -> PlyText {
+        text.parse().unwrap()
+    }
 
     fn state(opponent: Opponent) -> (GameState, Token, Token) {
         let (a, b) = (Token::random(), Token::random());
@@ -311,17 +378,21 @@ mod tests {
     #[test]
     fn plies_are_refereed() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(s.version, 2);
         assert_eq!(
-            s.play(&white, "f4").unwrap_err().status(),
-            409,
-            "not your turn"
+            s.play(&white, &p("f4")).unwrap_err(),
+            Refusal::NotYourTurn(Color::Black)
         );
-        assert_eq!(s.play(&black, "d6").unwrap_err().status(), 409, "occupied");
-        assert_eq!(s.play(&black, "zz9").unwrap_err().status(), 400);
-        assert_eq!(s.play(&Token::random(), "f4").unwrap_err().status(), 403);
-        let s = s.play(&black, "F4").unwrap();
+        assert!(matches!(
+            s.play(&black, &p("d6")).unwrap_err(),
+            Refusal::Ply(TextPlyError::Illegal { .. })
+        ));
+        assert_eq!(
+            s.play(&Token::random(), &p("f4")).unwrap_err(),
+            Refusal::NoSeat
+        );
+        let s = s.play(&black, &p("F4")).unwrap();
         assert_eq!(s.game.ply_texts(), ["d6", "f4"]);
     }
 
@@ -337,8 +408,8 @@ mod tests {
     #[test]
     fn takeback_against_the_computer_takes_back_its_reply_too() {
         let (s, white, _) = state(Opponent::Computer);
-        assert_eq!(s.takeback(&white).unwrap_err().status(), 409);
-        let s = s.play(&white, "d6").unwrap();
+        assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(s.computer_to_move(), Some(3));
         let reply = s.game.position().parse_ply("f4").unwrap();
         let s = s.play_computer(reply).unwrap();
@@ -346,7 +417,7 @@ mod tests {
         let back = s.takeback(&white).unwrap();
         assert!(back.game.plies().is_empty());
         // While the computer thinks, only the human's ply goes.
-        let s = s.play(&white, "d2").unwrap();
+        let s = s.play(&white, &p("d2")).unwrap();
         let back = s.takeback(&white).unwrap();
         assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
     }
@@ -354,10 +425,10 @@ mod tests {
     #[test]
     fn takeback_in_a_friend_game_only_before_the_answer() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, "d6").unwrap();
-        assert_eq!(s.takeback(&black).unwrap_err().status(), 409);
-        let s = s.play(&black, "f4").unwrap();
-        assert_eq!(s.takeback(&white).unwrap_err().status(), 409);
+        let s = s.play(&white, &p("d6")).unwrap();
+        assert_eq!(s.takeback(&black).unwrap_err(), Refusal::NothingToTakeBack);
+        let s = s.play(&black, &p("f4")).unwrap();
+        assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
         assert!(s.takeback(&black).unwrap().game.ply_texts() == ["d6"]);
     }
 
@@ -367,31 +438,35 @@ mod tests {
         let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
         assert_eq!(s.draw_offer, Some(Color::White));
         assert_eq!(
-            s.draw(&white, DrawAction::Accept, false)
-                .unwrap_err()
-                .status(),
-            409
+            s.draw(&white, DrawAction::Accept, false).unwrap_err(),
+            Refusal::OwnDrawOffer
         );
         let declined = s.draw(&black, DrawAction::Decline, false).unwrap().unwrap();
         assert_eq!(declined.draw_offer, None);
         assert!(!declined.is_over());
         let agreed = s.draw(&black, DrawAction::Accept, false).unwrap().unwrap();
         assert_eq!(agreed.game.outcome().unwrap().reason, Reason::Agreement);
-        assert_eq!(agreed.play(&white, "d6").unwrap_err().status(), 409);
-        assert_eq!(agreed.takeback(&white).unwrap_err().status(), 409);
+        assert!(matches!(
+            agreed.play(&white, &p("d6")).unwrap_err(),
+            Refusal::GameOver(_)
+        ));
+        assert_eq!(
+            agreed.takeback(&white).unwrap_err(),
+            Refusal::EndedByAgreement
+        );
     }
 
     #[test]
     fn an_offer_lapses_when_the_other_side_plays() {
         let (s, white, black) = state(Opponent::Friend);
         let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
-        let s = s.play(&white, "d6").unwrap();
+        let s = s.play(&white, &p("d6")).unwrap();
         assert_eq!(
             s.draw_offer,
             Some(Color::White),
             "the offerer's own ply keeps it"
         );
-        let s = s.play(&black, "f4").unwrap();
+        let s = s.play(&black, &p("f4")).unwrap();
         assert_eq!(s.draw_offer, None);
     }
 
@@ -409,6 +484,9 @@ mod tests {
         let s = s.resign(&black).unwrap();
         let o = s.game.outcome().unwrap();
         assert_eq!(o.winner, Some(Color::White));
-        assert_eq!(s.resign(&white).unwrap_err().status(), 409);
+        assert!(matches!(
+            s.resign(&white).unwrap_err(),
+            Refusal::GameOver(_)
+        ));
     }
 }

@@ -26,10 +26,11 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod computer;
+pub mod connections;
 pub mod error;
 pub mod game_state;
 pub mod limits;
-pub mod loadtest;
+pub mod queue;
 pub mod request;
 pub mod response;
 pub mod seat;
@@ -40,14 +41,14 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
-pub use app::{AppState, Limits};
+pub use app::{AppState, Limits, Resumed, Retry};
 pub use computer::Computer;
+pub use connections::ConnectionLimits;
 pub use error::ApiError;
 pub use store::{Store, StoreError};
 
@@ -117,16 +118,28 @@ pub fn default_db_path() -> PathBuf {
 pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     let store = Store::open(&config.db)?;
     let mut computer = match config.engine_threads {
-        Some(n) => Computer::new(n),
-        None => Computer::for_this_machine(),
+        Some(n) => Computer::with_limits(n, config.limits.coaching),
+        None => Computer::with_limits(
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            config.limits.coaching,
+        ),
     };
     if let Some(tablebase) = &config.tablebase {
         computer = computer.with_tablebase(tablebase.clone());
     }
     let app = Arc::new(AppState::new(store, computer, config.limits));
     match app.resume_computer_games().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("the computer resumes {n} games"),
+        Ok(resumed) => {
+            for (id, reason) in &resumed.skipped {
+                tracing::error!(
+                    "game {id} waits for the computer but cannot be read: {}",
+                    error::log_safe(reason)
+                );
+            }
+            if resumed.games > 0 {
+                tracing::info!("the computer resumes {} games", resumed.games);
+            }
+        }
         Err(e) => tracing::error!("cannot resume the computer's games: {e}"),
     }
     Ok(app)
@@ -157,8 +170,9 @@ pub fn router(app: Arc<AppState>) -> Router {
         .with_state(app)
 }
 
-/// Serves the app on a bound listener until `shutdown` completes. Games nobody uses leave
-/// memory after the idle time (they stay in the database).
+/// Serves the app on a bound listener until `shutdown` completes, within the connection
+/// limits ([`ConnectionLimits`]). Games nobody uses leave memory after the idle time (they
+/// stay in the database).
 ///
 /// # Errors
 ///
@@ -171,9 +185,13 @@ pub async fn serve(
     let sweeper = {
         let app = app.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            let mut tick = tokio::time::interval(app.limits.sweep);
             loop {
                 tick.tick().await;
+                let restarted = app.restart_stuck().await;
+                if restarted > 0 {
+                    tracing::warn!("the computer starts again in {restarted} games left waiting");
+                }
                 let dropped = app.evict_idle();
                 if dropped > 0 {
                     tracing::debug!("{dropped} idle games left memory");
@@ -181,10 +199,8 @@ pub async fn serve(
             }
         })
     };
-    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, service)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let limits = app.limits.connections;
+    let result = connections::serve(listener, router(app), limits, shutdown).await;
     sweeper.abort();
     result
 }

@@ -4,13 +4,14 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
-use morris_core::{Color, Variant};
+use morris_core::{Color, Game, GameRecord, PlyText, Position, Variant};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
+use crate::computer::LEVELS;
 use crate::error::ApiError;
 use crate::game_state::DrawAction;
-use crate::seat::{Name, Opponent, Token};
+use crate::seat::{GameId, Name, Opponent, Token};
 
 /// The creator's choice of colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -42,30 +43,73 @@ impl ColorChoice {
     }
 }
 
-/// The body of `POST /api/games`.
+/// The body of `POST /api/games` as sent; checked into a [`NewGame`].
 #[derive(Debug, Clone, Deserialize)]
-pub struct NewGame {
-    /// The variant (`nine` when absent).
+struct NewGameBody {
     #[serde(default, deserialize_with = "variant")]
-    pub variant: Variant,
-    /// Whom the creator plays (the computer when absent).
+    variant: Variant,
     #[serde(default = "computer")]
+    opponent: Opponent,
+    #[serde(default)]
+    level: Option<u8>,
+    #[serde(default)]
+    color: ColorChoice,
+    #[serde(default)]
+    position: Option<String>,
+    #[serde(default)]
+    record: Option<String>,
+    #[serde(default, deserialize_with = "name")]
+    name: Option<Name>,
+}
+
+/// The body of `POST /api/games`, checked: a level in range, and the game to start from
+/// read (a position string or an imported record, not both).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "NewGameBody")]
+pub struct NewGame {
+    /// Whom the creator plays.
     pub opponent: Opponent,
     /// The computer's level, 1 to 10 (3 when absent).
-    #[serde(default)]
-    pub level: Option<u8>,
-    /// The creator's colour (white when absent).
-    #[serde(default)]
+    pub level: u8,
+    /// The creator's colour.
     pub color: ColorChoice,
-    /// A position string to start from.
-    #[serde(default)]
-    pub position: Option<String>,
-    /// A game record to import and continue.
-    #[serde(default)]
-    pub record: Option<String>,
+    /// The game to start from: the variant's start, a position, or an imported record.
+    pub game: Game,
     /// The creator's name.
-    #[serde(default, deserialize_with = "name")]
     pub name: Option<Name>,
+}
+
+impl TryFrom<NewGameBody> for NewGame {
+    type Error = String;
+
+    fn try_from(body: NewGameBody) -> Result<NewGame, String> {
+        let level = body.level.unwrap_or(3);
+        if !LEVELS.contains(&level) {
+            return Err(format!(
+                "the level must be from {} to {}, not {level}",
+                LEVELS.start(),
+                LEVELS.end()
+            ));
+        }
+        let rules = body.variant.rules();
+        let game = match (&body.position, &body.record) {
+            (Some(_), Some(_)) => return Err("give a position or a record, not both".into()),
+            (Some(fen), None) => Position::from_fen(rules, fen)
+                .map(Game::new)
+                .map_err(|e| format!("the position cannot be used: {e}"))?,
+            (None, Some(text)) => GameRecord::parse_with(text, rules)
+                .map(|r| r.game)
+                .map_err(|e| format!("the record cannot be imported: {e}"))?,
+            (None, None) => Game::new(Position::new(rules)),
+        };
+        Ok(NewGame {
+            opponent: body.opponent,
+            level,
+            color: body.color,
+            game,
+            name: body.name,
+        })
+    }
 }
 
 fn computer() -> Opponent {
@@ -82,6 +126,35 @@ fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Name>, D::Error> {
         None => Ok(None),
         Some(t) if t.trim().is_empty() => Ok(None),
         Some(t) => Name::new(&t).map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+/// A ply as written in a request, read (not yet checked against the position).
+fn ply_text<'de, D: Deserializer<'de>>(d: D) -> Result<PlyText, D::Error> {
+    let text = String::deserialize(d)?;
+    text.trim()
+        .parse()
+        .map_err(|e| serde::de::Error::custom(format!("cannot read the ply {text:?}: {e}")))
+}
+
+/// The id of a game in a request's path: a path that names no game is 404 at the edge.
+#[derive(Debug, Clone)]
+pub struct GameIdPath(pub GameId);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for GameIdPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<GameIdPath, ApiError> {
+        let axum::extract::Path(text) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|_| ApiError::NotFound("there is no such API endpoint".into()))?;
+        text.parse()
+            .map(GameIdPath)
+            .map_err(|()| ApiError::no_game(&text))
     }
 }
 
@@ -113,9 +186,9 @@ impl GivenToken {
 /// The body of `POST /api/games/{id}/moves`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct MoveRequest {
-    /// The ply in notation.
-    #[serde(rename = "move")]
-    pub ply: String,
+    /// The ply in notation, read.
+    #[serde(rename = "move", deserialize_with = "ply_text")]
+    pub ply: PlyText,
     /// The seat's token.
     pub token: GivenToken,
 }
@@ -136,17 +209,36 @@ pub struct DrawRequest {
     pub action: DrawAction,
 }
 
-/// The query of `GET /api/games/{id}` and of the WebSocket.
-#[derive(Debug, Clone, Deserialize, Default)]
-pub struct TokenQuery {
-    /// A token, to learn which seat it holds.
-    pub token: Option<String>,
+/// The header that may carry a seat's token (besides `Authorization: Bearer …`).
+pub const TOKEN_HEADER: &str = "x-morris-token";
+
+/// A seat's token given in a header of a request that has no body (`GET /api/games/{id}`,
+/// the WebSocket): `Authorization: Bearer TOKEN` or `X-Morris-Token: TOKEN`. Tokens never
+/// travel in a URL, where logs and histories would keep them. Text that is no token counts
+/// as no token (the request is then a spectator's).
+#[derive(Debug, Clone, Default)]
+pub struct HeaderToken(pub Option<Token>);
+
+impl HeaderToken {
+    /// The token of a request's headers, if one readable was given.
+    pub fn of(headers: &axum::http::HeaderMap) -> HeaderToken {
+        let bearer = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let own = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+        HeaderToken(bearer.or(own).and_then(|t| t.trim().parse().ok()))
+    }
 }
 
-impl TokenQuery {
-    /// The token, if one readable was given.
-    pub fn token(&self) -> Option<Token> {
-        self.token.as_deref().and_then(|t| t.parse().ok())
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for HeaderToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<HeaderToken, Self::Rejection> {
+        Ok(HeaderToken::of(&parts.headers))
     }
 }
 
@@ -202,15 +294,16 @@ mod tests {
     #[test]
     fn a_new_game_has_defaults() {
         let g: NewGame = serde_json::from_str("{}").unwrap();
-        assert_eq!(g.variant, Variant::Nine);
+        assert_eq!(g.game.position().rules().variant, Variant::Nine);
         assert_eq!(g.opponent, Opponent::Computer);
+        assert_eq!(g.level, 3);
         assert_eq!(g.color, ColorChoice::White);
         assert!(g.name.is_none());
         let g: NewGame = serde_json::from_str(
             r#"{"variant":"six","opponent":"friend","color":"random","name":"  ","level":null}"#,
         )
         .unwrap();
-        assert_eq!(g.variant, Variant::Six);
+        assert_eq!(g.game.position().rules().variant, Variant::Six);
         assert!(g.name.is_none());
     }
 
@@ -223,6 +316,12 @@ mod tests {
         assert!(e.to_string().contains("40"), "{e}");
         assert!(serde_json::from_str::<NewGame>(r#"{"opponent":"robot"}"#).is_err());
         assert!(serde_json::from_str::<NewGame>(r#"{"level":300}"#).is_err());
+        let e = serde_json::from_str::<NewGame>(r#"{"level":11}"#).unwrap_err();
+        assert!(e.to_string().contains("from 1 to 10"), "{e}");
+        let e = serde_json::from_str::<NewGame>(r#"{"position":"x","record":"y"}"#).unwrap_err();
+        assert!(e.to_string().contains("not both"), "{e}");
+        let e = serde_json::from_str::<MoveRequest>(r#"{"move":"x9y","token":"t"}"#).unwrap_err();
+        assert!(e.to_string().contains("cannot read the ply"), "{e}");
         assert!(serde_json::from_str::<DrawRequest>(r#"{"token":"x","action":"maybe"}"#).is_err());
     }
 

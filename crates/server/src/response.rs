@@ -6,7 +6,7 @@ use morris_core::{ByColor, Color, Variant};
 use serde::Serialize;
 
 use crate::game_state::GameState;
-use crate::seat::{Player, Seat, Token};
+use crate::seat::{Opponent, Player, Seat, Token};
 
 /// A board as the page draws it: `GET /api/variants`.
 #[derive(Debug, Clone, Serialize)]
@@ -48,11 +48,40 @@ impl VariantView {
     }
 }
 
+/// A side, written `"white"` or `"black"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White, who moves first.
+    White,
+    /// Black.
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerKind {
+    /// A person.
+    Human,
+    /// The engine.
+    Computer,
+}
+
 /// Who sits in a seat, as the page shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PlayerView {
-    /// `human` or `computer`.
-    pub kind: &'static str,
+    /// A person or the engine.
+    pub kind: PlayerKind,
     /// The name given, "Computer", or `null`.
     pub name: Option<String>,
     /// The computer's level, or `null`.
@@ -63,7 +92,7 @@ pub struct PlayerView {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ResultView {
     /// The winner, or `null` for a draw.
-    pub winner: Option<&'static str>,
+    pub winner: Option<Side>,
     /// The reason, such as `blocked`.
     pub reason: &'static str,
     /// The end in words, such as "Black is blocked".
@@ -77,10 +106,10 @@ pub struct GameView {
     pub id: String,
     /// The variant's name.
     pub variant: &'static str,
-    /// `computer`, `friend` or `local`.
-    pub opponent: &'static str,
-    /// `playing` or `over`.
-    pub status: &'static str,
+    /// Whom the creator plays.
+    pub opponent: Opponent,
+    /// Whether the game is played or over.
+    pub status: Status,
     /// The position string now.
     pub position: String,
     /// The position string the game started from.
@@ -90,7 +119,7 @@ pub struct GameView {
     /// The last ply, if any.
     pub last: Option<String>,
     /// The side to move.
-    pub turn: &'static str,
+    pub turn: Side,
     /// The legal plies for the side to move; empty when the game is over.
     pub legal: Vec<String>,
     /// Pieces in hand.
@@ -98,7 +127,7 @@ pub struct GameView {
     /// Pieces on the board.
     pub on_board: ByColorView<usize>,
     /// The occupied points and their colours.
-    pub board: BTreeMap<String, &'static str>,
+    pub board: BTreeMap<String, Side>,
     /// Who sits in each seat.
     pub players: ByColorView<PlayerView>,
     /// The seat of the token given, if any.
@@ -106,11 +135,21 @@ pub struct GameView {
     /// Whether the computer is choosing a ply.
     pub thinking: bool,
     /// The side that offers a draw, if one does.
-    pub draw_offer: Option<&'static str>,
+    pub draw_offer: Option<Side>,
     /// How the game ended, if it did.
     pub result: Option<ResultView>,
     /// Grows by one with every change.
     pub version: u64,
+}
+
+/// Whether a game is played or over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Plies may be played.
+    Playing,
+    /// The game has ended.
+    Over,
 }
 
 /// A value per colour, written `{"white": …, "black": …}`.
@@ -142,13 +181,17 @@ impl GameView {
         GameView {
             id: state.id.to_string(),
             variant: pos.rules().variant.name(),
-            opponent: state.opponent.name(),
-            status: if outcome.is_some() { "over" } else { "playing" },
+            opponent: state.opponent,
+            status: if outcome.is_some() {
+                Status::Over
+            } else {
+                Status::Playing
+            },
             position: pos.to_string(),
             start: game.start().to_string(),
             last: moves.last().cloned(),
             moves,
-            turn: pos.turn().name(),
+            turn: pos.turn().into(),
             legal: game
                 .legal_plies()
                 .iter()
@@ -158,14 +201,14 @@ impl GameView {
             on_board: ByColor::from_fn(|c| pos.pieces(c).count()).into(),
             board: board
                 .points()
-                .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.name())))
+                .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.into())))
                 .collect(),
             players: ByColor::from_fn(|c| player_view(state.players.get(c))).into(),
             you: token.and_then(|t| state.seat_of(t)),
             thinking: state.computer_to_move().is_some(),
-            draw_offer: state.draw_offer.map(Color::name),
+            draw_offer: state.draw_offer.map(Side::from),
             result: outcome.map(|o| ResultView {
-                winner: o.winner.map(Color::name),
+                winner: o.winner.map(Side::from),
                 reason: o.reason.name(),
                 text: o.describe(),
             }),
@@ -177,12 +220,12 @@ impl GameView {
 fn player_view(p: &Player) -> PlayerView {
     match p {
         Player::Human(name) => PlayerView {
-            kind: "human",
+            kind: PlayerKind::Human,
             name: name.as_ref().map(|n| n.as_str().to_owned()),
             level: None,
         },
         Player::Computer(level) => PlayerView {
-            kind: "computer",
+            kind: PlayerKind::Computer,
             name: Some("Computer".into()),
             level: Some(*level),
         },
@@ -197,11 +240,58 @@ pub struct Created {
     /// The creator's token.
     pub token: Token,
     /// The creator's colour.
-    pub color: &'static str,
+    pub color: Side,
     /// The other seat's token in a friend game.
     pub invite: Option<Token>,
     /// The game.
     pub game: GameView,
+}
+
+/// A score for the side to move: `{"kind": "cp", "value": 35}` (hundredths of a piece) or
+/// `{"kind": "mate", "value": 7}` (a forced end in that many plies: won when positive, lost
+/// when negative).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
+pub enum ScoreView {
+    /// An estimate in hundredths of a piece.
+    Cp(i32),
+    /// A forced end in that many plies.
+    Mate(i32),
+}
+
+impl From<morris_engine::Score> for ScoreView {
+    fn from(score: morris_engine::Score) -> ScoreView {
+        match score {
+            morris_engine::Score::Cp(cp) => ScoreView::Cp(cp),
+            morris_engine::Score::Mate(n) => ScoreView::Mate(n),
+        }
+    }
+}
+
+/// How good a ply is beside the best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grade {
+    /// As good as the best.
+    Best,
+    /// A little worse, or a slower win.
+    Good,
+    /// Worse by a third of a piece to a piece.
+    Inaccuracy,
+    /// Worse by one to three pieces.
+    Mistake,
+    /// Worse by more, or a win thrown away, or a loss walked into.
+    Blunder,
+}
+
+/// Where an analysis comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Exact values from the tablebase.
+    Tablebase,
+    /// The engine's search.
+    Engine,
 }
 
 /// The answer to `GET /api/games/{id}/hint`.
@@ -210,8 +300,8 @@ pub struct HintView {
     /// The ply suggested.
     #[serde(rename = "move")]
     pub ply: String,
-    /// Its score: `cp N` or `mate N`.
-    pub score: String,
+    /// Its score.
+    pub score: ScoreView,
 }
 
 /// One ply of an analysis.
@@ -220,17 +310,17 @@ pub struct GradedPly {
     /// The ply.
     #[serde(rename = "move")]
     pub ply: String,
-    /// Its score: `cp N` or `mate N`.
-    pub score: String,
-    /// `best`, `good`, `inaccuracy`, `mistake` or `blunder`.
-    pub grade: &'static str,
+    /// Its score, for the side that plays it.
+    pub score: ScoreView,
+    /// Its grade.
+    pub grade: Grade,
 }
 
 /// The answer to `GET /api/games/{id}/analysis`.
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalysisView {
-    /// `tablebase` or `engine`.
-    pub source: &'static str,
+    /// Where the scores come from.
+    pub source: Source,
     /// The depth searched (0 for a tablebase).
     pub depth: u32,
     /// Every legal ply, best first.

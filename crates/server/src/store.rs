@@ -1,9 +1,18 @@
-//! The game store: SQLite in WAL mode, written by one thread that commits in groups.
+//! The game store: SQLite, written by one thread that commits in groups.
 //!
-//! Every change of a game is a whole-row write checked against the version before it, so a
-//! game in the database is always one the server has shown. Requests queue on a channel; the
-//! writer thread takes all that are waiting, runs them in one transaction and answers each
-//! only after the commit, so an acknowledged ply survives a crash of the process.
+//! The journal is a rollback journal, not a write-ahead log, and nothing of the file is
+//! memory-mapped (`mmap_size` 0): a WAL's index is a memory-mapped file, and a database file
+//! truncated or made unwritable under the running server then killed it with SIGBUS. With
+//! plain reads and writes such damage is an error that the server reports. (SQLite keeps a
+//! WAL index in heap memory only in exclusive locking mode, which would also lock every other
+//! program out of the file for as long as the server runs.)
+//!
+//! Every change of a game is checked against the version before it (its new plies appended,
+//! those taken back deleted, its row updated), so a game in the database is always one the
+//! server has shown. Requests queue on a bounded channel (a full one is refused with
+//! [`StoreError::Busy`]); the writer thread takes all that are waiting, runs them in one
+//! transaction and answers each only after the commit, so an acknowledged ply survives a
+//! crash of the process.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -18,17 +27,20 @@ use crate::game_state::GameState;
 use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
 
 /// The schema version written to `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
+
+/// The most requests waiting for the writer.
+const MAX_QUEUED: usize = 8 * MAX_BATCH;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id               TEXT PRIMARY KEY,
     variant          TEXT NOT NULL,
     start            TEXT NOT NULL,
-    moves            TEXT NOT NULL,
+    ply_count        INTEGER NOT NULL,
     opponent         TEXT NOT NULL,
     white_level      INTEGER,
     white_name       TEXT,
@@ -45,6 +57,35 @@ CREATE TABLE IF NOT EXISTS games (
     updated          INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
+CREATE TABLE IF NOT EXISTS plies (
+    game TEXT NOT NULL,
+    n    INTEGER NOT NULL,
+    ply  TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+) STRICT, WITHOUT ROWID;
+";
+
+/// From schema 1, where each game's plies were one text rewritten on every change, to one row
+/// per ply.
+const MIGRATE_FROM_1: &str = "
+ALTER TABLE games ADD COLUMN ply_count INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE plies (
+    game TEXT NOT NULL,
+    n    INTEGER NOT NULL,
+    ply  TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+) STRICT, WITHOUT ROWID;
+WITH RECURSIVE split(game, n, ply, rest) AS (
+    SELECT id, -1, '', CASE WHEN trim(moves) = '' THEN '' ELSE trim(moves) || ' ' END
+    FROM games
+    UNION ALL
+    SELECT game, n + 1, substr(rest, 1, instr(rest, ' ') - 1),
+           ltrim(substr(rest, instr(rest, ' ') + 1))
+    FROM split WHERE rest <> ''
+)
+INSERT INTO plies (game, n, ply) SELECT game, n, ply FROM split WHERE n >= 0;
+UPDATE games SET ply_count = (SELECT count(*) FROM plies WHERE plies.game = games.id);
+ALTER TABLE games DROP COLUMN moves;
 ";
 
 /// A failure of the store.
@@ -63,6 +104,11 @@ pub enum StoreError {
     Stale(String),
     /// The writer thread is gone (the server is shutting down).
     Closed,
+    /// As many requests wait for the writer as the queue holds.
+    Busy,
+    /// The database file was changed under the server: truncated, replaced, removed or made
+    /// read-only.
+    Damaged(String),
     /// The database file cannot be opened.
     Open {
         /// The path.
@@ -79,6 +125,8 @@ impl fmt::Display for StoreError {
             StoreError::Corrupt { id, reason } => write!(f, "game {id} in the database: {reason}"),
             StoreError::Stale(id) => write!(f, "game {id} changed in the database meanwhile"),
             StoreError::Closed => f.write_str("the database is closed"),
+            StoreError::Busy => f.write_str("the database has too many writes waiting"),
+            StoreError::Damaged(what) => write!(f, "the database cannot be used: {what}"),
             StoreError::Open { path, reason } => {
                 write!(f, "cannot open the database {}: {reason}", path.display())
             }
@@ -108,7 +156,7 @@ enum Job {
 /// The handle of the store; cheap to share (`Arc` it).
 #[derive(Debug)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::SyncSender<Job>,
 }
 
 impl fmt::Debug for Job {
@@ -136,11 +184,12 @@ impl Store {
             }
         }
         let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
-        prepare(&conn).map_err(|e| open_error(e.to_string()))?;
-        let (jobs, queue) = mpsc::channel();
+        prepare(&conn).map_err(open_error)?;
+        let watch = FileWatch::new(path);
+        let (jobs, queue) = mpsc::sync_channel(MAX_QUEUED);
         std::thread::Builder::new()
             .name("morris-store".into())
-            .spawn(move || writer(conn, queue))
+            .spawn(move || writer(conn, queue, watch))
             .map_err(|e| open_error(e.to_string()))?;
         Ok(Store { jobs })
     }
@@ -150,7 +199,10 @@ impl Store {
         job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Job,
     ) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.jobs.send(job(tx)).map_err(|_| StoreError::Closed)?;
+        self.jobs.try_send(job(tx)).map_err(|e| match e {
+            mpsc::TrySendError::Full(_) => StoreError::Busy,
+            mpsc::TrySendError::Disconnected(_) => StoreError::Closed,
+        })?;
         rx.await.map_err(|_| StoreError::Closed)?
     }
 
@@ -201,28 +253,184 @@ impl Store {
     }
 }
 
-fn prepare(conn: &Connection) -> rusqlite::Result<()> {
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    // WAL: readers never block the writer; NORMAL: a commit is in the log file when it
-    // returns, so it survives the death of the process (not a power cut before the next
-    // checkpoint, which FULL would also cover at the cost of an fsync per group).
-    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-    if mode != "wal" && mode != "memory" {
-        tracing::warn!("the database is in journal mode {mode}, not WAL");
+/// The `application_id` in the header of a database of morris ("MORR").
+const APPLICATION_ID: i64 = 0x4d4f_5252;
+
+/// The tables of a database of morris.
+const TABLES: [&str; 2] = ["games", "plies"];
+
+/// Checks the file and makes it ready. Everything that reads comes first: a file that is
+/// damaged or another program's database is refused untouched.
+fn prepare(conn: &Connection) -> Result<(), String> {
+    let sqlite = |e: rusqlite::Error| e.to_string();
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(sqlite)?;
+    // No part of the file mapped into memory: see the module's documentation.
+    conn.execute_batch("PRAGMA mmap_size = 0").map_err(sqlite)?;
+    check_integrity(conn)?;
+    check_ours(conn)?;
+    // A rollback journal kept between transactions at length zero (a database of an earlier
+    // version in WAL mode is switched back); NORMAL: a commit is in the file when it returns,
+    // so it survives the death of the process.
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = TRUNCATE", [], |r| r.get(0))
+        .map_err(sqlite)?;
+    if mode != "truncate" && mode != "memory" {
+        return Err(format!(
+            "the database stays in journal mode {mode} (another program has it open?)"
+        ));
     }
-    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version > SCHEMA_VERSION {
-        return Err(rusqlite::Error::InvalidParameterName(format!(
-            "the database was written by a newer morris (schema {version})"
-        )));
+    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        .map_err(sqlite)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(sqlite)?;
+    if version == 1 {
+        conn.execute_batch(&format!(
+            "BEGIN; {MIGRATE_FROM_1} PRAGMA user_version = 2; COMMIT;"
+        ))
+        .map_err(|e| format!("the database cannot be brought to schema 2: {e}"))?;
     }
-    conn.execute_batch(SCHEMA)?;
-    conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
+    conn.execute_batch(SCHEMA).map_err(sqlite)?;
+    conn.execute_batch(&format!(
+        "PRAGMA user_version = {SCHEMA_VERSION}; PRAGMA application_id = {APPLICATION_ID};"
+    ))
+    .map_err(sqlite)?;
     Ok(())
 }
 
-fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+/// Refuses a file whose pages do not hold together (SQLite's `quick_check`).
+fn check_integrity(conn: &Connection) -> Result<(), String> {
+    let mut stmt = conn
+        .prepare("PRAGMA quick_check(5)")
+        .map_err(|e| format!("it cannot be read as a database: {e}"))?;
+    let problems: Vec<String> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| format!("it cannot be read as a database: {e}"))?;
+    if problems.len() == 1 && problems[0] == "ok" {
+        return Ok(());
+    }
+    Err(format!(
+        "the database is damaged ({}); put back a copy, or move the file away to start afresh",
+        problems.join("; ")
+    ))
+}
+
+/// Refuses a database of another program, or of a newer morris.
+fn check_ours(conn: &Connection) -> Result<(), String> {
+    let read = |e: rusqlite::Error| format!("it cannot be read: {e}");
+    let app: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(read)?;
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .map_err(read)?;
+    let tables: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(read)?;
+    let foreign: Vec<&str> = tables
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !TABLES.contains(t))
+        .collect();
+    if (app != 0 && app != APPLICATION_ID) || !foreign.is_empty() {
+        let shown: Vec<String> = foreign.iter().take(5).map(|t| format!("{t:?}")).collect();
+        return Err(format!(
+            "it is not a database of morris (application id {app:#x}, tables {}); \
+             give another file with --db",
+            shown.join(", ")
+        ));
+    }
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(read)?;
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "the database was written by a newer morris (schema {version})"
+        ));
+    }
+    Ok(())
+}
+
+/// What the writer knows of the database file, to tell what happened to it when SQLite fails.
+#[derive(Debug)]
+struct FileWatch {
+    path: Option<PathBuf>,
+    /// The file's device and inode when opened.
+    identity: Option<(u64, u64)>,
+    /// Its length after the last batch that succeeded.
+    len: u64,
+    /// The last damage reported, so that it is logged once.
+    reported: Option<String>,
+}
+
+impl FileWatch {
+    fn new(path: &Path) -> FileWatch {
+        let path = (path != Path::new(":memory:")).then(|| path.to_owned());
+        let meta = path.as_ref().and_then(|p| std::fs::metadata(p).ok());
+        FileWatch {
+            identity: meta.as_ref().map(identity),
+            len: meta.map_or(0, |m| m.len()),
+            path,
+            reported: None,
+        }
+    }
+
+    /// After a batch that succeeded: the file as it is now is the one to compare with.
+    fn healthy(&mut self) {
+        if let Some(meta) = self.path.as_ref().and_then(|p| std::fs::metadata(p).ok()) {
+            self.len = meta.len();
+        }
+        if self.reported.take().is_some() {
+            tracing::warn!("the database can be written again");
+        }
+    }
+
+    /// After a failure: what happened to the file, if anything did. The first report of a
+    /// damage is logged.
+    fn damage(&mut self) -> Option<String> {
+        let path = self.path.as_ref()?;
+        let shown = path.display();
+        let what = match std::fs::metadata(path) {
+            Err(e) => format!("the file {shown} cannot be found any more ({e})"),
+            Ok(meta) if Some(identity(&meta)) != self.identity => {
+                format!("the file {shown} was replaced by another file")
+            }
+            Ok(meta) if meta.len() < self.len => format!(
+                "the file {shown} was truncated from {} to {} bytes",
+                self.len,
+                meta.len()
+            ),
+            Ok(meta) if meta.permissions().readonly() => {
+                format!("the file {shown} was made read-only")
+            }
+            Ok(_) => return None,
+        };
+        if self.reported.as_deref() != Some(what.as_str()) {
+            tracing::error!(
+                "the database cannot be used: {what}; games in memory are still shown, \
+                 changes are refused until the file is put back"
+            );
+            self.reported = Some(what.clone());
+        }
+        Some(what)
+    }
+}
+
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>, mut watch: FileWatch) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -231,18 +439,26 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        run_batch(&mut conn, batch);
+        run_batch(&mut conn, batch, &mut watch);
     }
 }
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 
-fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
+/// A failure of SQLite, or the damage to the file that explains it.
+fn explained(e: rusqlite::Error, watch: &mut FileWatch) -> StoreError {
+    match watch.damage() {
+        Some(what) => StoreError::Damaged(what),
+        None => StoreError::from(e),
+    }
+}
+
+fn run_batch(conn: &mut Connection, batch: Vec<Job>, watch: &mut FileWatch) {
     let mut writes: Vec<(Reply, Result<(), StoreError>)> = Vec::new();
     let tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(e) => {
-            let e = StoreError::from(e);
+            let e = explained(e, watch);
             for job in batch {
                 fail(job, e.clone());
             }
@@ -267,14 +483,27 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
             }
         }
     }
+    let failed = writes
+        .iter()
+        .any(|(_, r)| matches!(r, Err(StoreError::Sqlite(_))));
     match tx.commit() {
         Ok(()) => {
+            let damage = if failed { watch.damage() } else { None };
+            if damage.is_none() {
+                watch.healthy();
+            }
             for (reply, result) in writes {
+                let result = match (&damage, result) {
+                    (Some(what), Err(StoreError::Sqlite(_))) => {
+                        Err(StoreError::Damaged(what.clone()))
+                    }
+                    (_, result) => result,
+                };
                 let _ = reply.send(result);
             }
         }
         Err(e) => {
-            let e = StoreError::from(e);
+            let e = explained(e, watch);
             tracing::error!("commit failed: {e}");
             for (reply, _) in writes {
                 let _ = reply.send(Err(e.clone()));
@@ -350,11 +579,25 @@ fn token(t: &Option<TokenHash>) -> Option<&[u8]> {
     t.as_ref().map(|h| h.0.as_slice())
 }
 
+/// Adds the plies from the `from`-th (counted from 0) to the end.
+fn append_plies(
+    tx: &rusqlite::Transaction<'_>,
+    g: &GameState,
+    from: usize,
+) -> Result<(), StoreError> {
+    let texts = g.game.ply_texts();
+    let mut stmt = tx.prepare_cached("INSERT INTO plies (game, n, ply) VALUES (?1, ?2, ?3)")?;
+    for (n, text) in texts.iter().enumerate().skip(from) {
+        stmt.execute(params![g.id.as_str(), n as i64, text])?;
+    }
+    Ok(())
+}
+
 fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let moves = g.game.ply_texts().join(" ");
+    let count = g.game.plies().len() as i64;
     let t = now();
     tx.prepare_cached(
-        "INSERT INTO games (id, variant, start, moves, opponent,
+        "INSERT INTO games (id, variant, start, ply_count, opponent,
              white_level, white_name, white_token, black_level, black_name, black_token,
              ended, draw_offer, version, over, computer_to_move, created, updated)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
@@ -363,7 +606,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         g.id.as_str(),
         g.game.start().rules().variant.name(),
         g.game.start().to_string(),
-        moves,
+        count,
         g.opponent.name(),
         level(&g.players.white),
         name(&g.players.white),
@@ -378,20 +621,39 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         g.computer_to_move().is_some(),
         t,
     ])?;
-    Ok(())
+    append_plies(tx, g, 0)
 }
 
+/// Writes a change: the plies taken back are deleted, the new ones appended (one a ply, as a
+/// rule), and the game's row changed; the plies before stay as they are.
 fn update(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let moves = g.game.ply_texts().join(" ");
+    let stored: Option<(i64, i64)> = tx
+        .prepare_cached("SELECT ply_count, version FROM games WHERE id = ?1")?
+        .query_row([g.id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((stored_count, version)) = stored else {
+        return Err(StoreError::Stale(g.id.to_string()));
+    };
+    if version != g.version as i64 - 1 {
+        return Err(StoreError::Stale(g.id.to_string()));
+    }
+    let count = g.game.plies().len();
+    let stored_count = usize::try_from(stored_count).unwrap_or(0);
+    if count < stored_count {
+        tx.prepare_cached("DELETE FROM plies WHERE game = ?1 AND n >= ?2")?
+            .execute(params![g.id.as_str(), count as i64])?;
+    } else if count > stored_count {
+        append_plies(tx, g, stored_count)?;
+    }
     let changed = tx
         .prepare_cached(
-            "UPDATE games SET moves = ?2, ended = ?3, draw_offer = ?4, version = ?5, over = ?6,
-                 computer_to_move = ?7, updated = ?8
+            "UPDATE games SET ply_count = ?2, ended = ?3, draw_offer = ?4, version = ?5,
+                 over = ?6, computer_to_move = ?7, updated = ?8
              WHERE id = ?1 AND version = ?5 - 1",
         )?
         .execute(params![
             g.id.as_str(),
-            moves,
+            count as i64,
             explicit_end(&g.game).map(outcome_text),
             g.draw_offer.map(Color::name),
             g.version as i64,
@@ -418,7 +680,7 @@ fn waiting(tx: &rusqlite::Transaction<'_>) -> Result<Vec<GameId>, StoreError> {
 struct Row {
     variant: String,
     start: String,
-    moves: String,
+    moves: Vec<String>,
     opponent: String,
     levels: ByColor<Option<u8>>,
     names: ByColor<Option<String>>,
@@ -432,7 +694,7 @@ struct Row {
 fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>, StoreError> {
     let row = tx
         .prepare_cached(
-            "SELECT variant, start, moves, opponent, white_level, white_name, white_token,
+            "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created
              FROM games WHERE id = ?1",
         )?
@@ -440,7 +702,7 @@ fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>
             Ok(Row {
                 variant: r.get(0)?,
                 start: r.get(1)?,
-                moves: r.get(2)?,
+                moves: Vec::with_capacity(r.get::<_, i64>(2)?.clamp(0, 4096) as usize),
                 opponent: r.get(3)?,
                 levels: ByColor::new(r.get(4)?, r.get(7)?),
                 names: ByColor::new(r.get(5)?, r.get(8)?),
@@ -452,7 +714,14 @@ fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>
             })
         })
         .optional()?;
-    row.map(|row| rebuild(id, row)).transpose()
+    let Some(mut row) = row else {
+        return Ok(None);
+    };
+    let mut stmt = tx.prepare_cached("SELECT ply FROM plies WHERE game = ?1 ORDER BY n")?;
+    for ply in stmt.query_map([id.as_str()], |r| r.get::<_, String>(0))? {
+        row.moves.push(ply?);
+    }
+    rebuild(id, row).map(Some)
 }
 
 fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
@@ -464,7 +733,7 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
     let start =
         Position::from_fen(variant.rules(), &row.start).map_err(|e| corrupt(e.to_string()))?;
     let mut game = Game::new(start);
-    for (i, ply) in row.moves.split_whitespace().enumerate() {
+    for (i, ply) in row.moves.iter().enumerate() {
         game.play_text(ply)
             .map_err(|e| corrupt(format!("ply {}: {e}", i + 1)))?;
     }
@@ -514,6 +783,10 @@ mod tests {
     use crate::game_state::DrawAction;
     use crate::seat::Token;
 
+    fn p(text: &str) -> morris_core::PlyText {
+        text.parse().unwrap()
+    }
+
     fn new_game(opponent: Opponent) -> (GameState, Token) {
         let t = Token::random();
         let g = GameState {
@@ -546,7 +819,7 @@ mod tests {
             store.insert(&g).await.unwrap();
             let mut g = g;
             for ply in ["d6", "f4", "d2"] {
-                g = g.play(&t, ply).unwrap();
+                g = g.play(&t, &p(ply)).unwrap();
                 store.update(&g).await.unwrap();
             }
             let g = g.draw(&t, DrawAction::Offer, false).unwrap().unwrap();
@@ -574,9 +847,9 @@ mod tests {
             let (g, t) = new_game(Opponent::Local);
             store.insert(&g).await.unwrap();
             assert!(matches!(store.insert(&g).await, Err(StoreError::Sqlite(_))));
-            let a = g.play(&t, "d6").unwrap();
+            let a = g.play(&t, &p("d6")).unwrap();
             store.update(&a).await.unwrap();
-            let b = g.play(&t, "d2").unwrap();
+            let b = g.play(&t, &p("d2")).unwrap();
             assert_eq!(
                 store.update(&b).await,
                 Err(StoreError::Stale(g.id.to_string()))
@@ -599,13 +872,146 @@ mod tests {
             g.seats.black = None;
             store.insert(&g).await.unwrap();
             assert!(store.waiting_for_computer().await.unwrap().is_empty());
-            let g = g.play(&t, "d6").unwrap();
+            let g = g.play(&t, &p("d6")).unwrap();
             store.update(&g).await.unwrap();
             assert_eq!(
                 store.waiting_for_computer().await.unwrap(),
                 vec![g.id.clone()]
             );
         });
+    }
+
+    fn temp_db(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("morris-store-{name}-{}", GameId::random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        (dir, path)
+    }
+
+    #[test]
+    fn another_programs_database_is_refused_untouched() {
+        let (dir, path) = temp_db("foreign");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('x');")
+                .unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        assert!(e.to_string().contains("not a database of morris"), "{e}");
+        assert!(e.to_string().contains("notes"), "{e}");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "the file is untouched"
+        );
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["games.db"], "no journal or log was made beside it");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_database_is_refused_at_the_start() {
+        let (dir, path) = temp_db("damaged");
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            for _ in 0..200 {
+                store.insert(&new_game(Opponent::Local).0).await.unwrap();
+            }
+        });
+        // Some page in the middle of the games' table turns to garbage.
+        let mut bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 8 * 4096);
+        bytes[3 * 4096..4 * 4096].fill(0xa5);
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        assert!(e.to_string().contains("damaged"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The rows of the plies table, by a connection of its own.
+    fn ply_rows(path: &Path) -> Vec<(i64, String)> {
+        let conn = Connection::open(path).unwrap();
+        let mut stmt = conn.prepare("SELECT n, ply FROM plies ORDER BY n").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn a_ply_is_appended_and_a_takeback_deletes_only_its_plies() {
+        let (dir, path) = temp_db("append");
+        let rt = runtime();
+        let (g, t) = new_game(Opponent::Local);
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            store.insert(&g).await.unwrap();
+            let mut g = g;
+            for ply in ["d6", "f4", "d2"] {
+                g = g.play(&t, &p(ply)).unwrap();
+                store.update(&g).await.unwrap();
+            }
+            let rows = ply_rows(&path);
+            assert_eq!(rows, [(0, "d6".into()), (1, "f4".into()), (2, "d2".into())]);
+            let g = g.takeback(&t).unwrap();
+            store.update(&g).await.unwrap();
+            assert_eq!(ply_rows(&path), rows[..2]);
+            let back = store.load(&g.id).await.unwrap().unwrap();
+            assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
+        });
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_database_of_schema_1_is_brought_to_one_row_per_ply() {
+        let (dir, path) = temp_db("schema1");
+        let (g, t) = new_game(Opponent::Local);
+        let g = g.play(&t, &p("d6")).unwrap().play(&t, &p("f4")).unwrap();
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE games (
+                    id TEXT PRIMARY KEY, variant TEXT NOT NULL, start TEXT NOT NULL,
+                    moves TEXT NOT NULL, opponent TEXT NOT NULL,
+                    white_level INTEGER, white_name TEXT, white_token BLOB,
+                    black_level INTEGER, black_name TEXT, black_token BLOB,
+                    ended TEXT, draw_offer TEXT, version INTEGER NOT NULL,
+                    over INTEGER NOT NULL, computer_to_move INTEGER NOT NULL,
+                    created INTEGER NOT NULL, updated INTEGER NOT NULL) STRICT;
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            let hash = g.seats.white.unwrap().0.to_vec();
+            for (id, moves) in [(g.id.as_str(), "d6  f4"), ("emptyemptyem", "")] {
+                conn.execute(
+                    "INSERT INTO games VALUES (?1, 'nine', ?2, ?3, 'local', NULL, 'Ann', ?4,
+                         NULL, NULL, ?4, NULL, NULL, 3, 0, 0, 0, 0)",
+                    params![id, g.game.start().to_string(), moves, hash],
+                )
+                .unwrap();
+            }
+        }
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            let back = store.load(&g.id).await.unwrap().unwrap();
+            assert_eq!(back.game, g.game);
+            let empty = store
+                .load(&"emptyemptyem".parse().unwrap())
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(empty.game.plies().is_empty());
+            let next = back.play(&t, &p("d2")).unwrap();
+            store.update(&next).await.unwrap();
+        });
+        assert_eq!(ply_rows(&path).len(), 3);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

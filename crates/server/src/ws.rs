@@ -4,33 +4,72 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::app::{AppState, LiveGame};
 use crate::error::ApiError;
-use crate::request::TokenQuery;
+use crate::request::{GameIdPath, HeaderToken};
 use crate::response::{GameView, Pong};
 use crate::seat::{Seat, Token};
 
-/// `GET /api/games/{id}/ws` (optionally `?token=…` so that `you` names the token's seat).
+/// The subprotocol the server speaks; a browser offers it with its token as a second one,
+/// `token.TOKEN`, the only header a page can set on a WebSocket.
+pub const PROTOCOL: &str = "morris";
+
+/// The token a WebSocket request carries: in a subprotocol `token.TOKEN`, else in the
+/// headers of [`HeaderToken`].
+fn socket_token(upgrade: &WebSocketUpgrade, headers: &HeaderMap) -> Option<Token> {
+    upgrade
+        .requested_protocols()
+        .filter_map(|p| p.to_str().ok())
+        .find_map(|p| p.trim().strip_prefix("token."))
+        .and_then(|t| t.parse().ok())
+        .or(HeaderToken::of(headers).0)
+}
+
+/// Whether a request's `Origin`, if it has one, is the site it is sent to: a page of another
+/// site must not watch (or, with a stored token, act) through the visitor's browser.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        // Not a browser: nothing to guard against.
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest.trim_end_matches('/'));
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+/// `GET /api/games/{id}/ws` (the token in a subprotocol or a header, so that `you` names the
+/// token's seat).
 pub async fn watch(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    GameIdPath(id): GameIdPath,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    if !same_origin(&headers) {
+        return Err(ApiError::Forbidden(
+            "this page may not open the game's WebSocket: it is from another site".into(),
+        ));
+    }
     let live = app.game(&id).await?;
     let max = app.limits.max_ws_message;
     let send_timeout = app.limits.send_timeout;
-    let token = query.token();
+    let token = socket_token(&upgrade, &headers);
     // The permit lives as long as the socket.
     let permit = app.sockets.clone().try_acquire_owned().map_err(|_| {
         ApiError::Unavailable("too many live connections: try again in a moment".into())
     })?;
     Ok(upgrade
+        .protocols([PROTOCOL])
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
@@ -107,18 +146,35 @@ async fn serve_socket(
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
-                        // Too large, or not a WebSocket message: say so and close.
-                        let frame = CloseFrame {
-                            code: close_code::SIZE,
-                            reason: "message too large or malformed".into(),
-                        };
-                        tracing::debug!("closing a WebSocket: {e}");
+                        // Too large, or not a WebSocket message: say which, and close.
+                        tracing::debug!(
+                            "closing a WebSocket: {}",
+                            crate::error::log_safe(&e.to_string())
+                        );
+                        let frame = close_frame(e);
                         send(&mut socket, Message::Close(Some(frame)), limit).await;
                         break;
                     }
                 }
             }
         }
+    }
+}
+
+/// The close frame for a failure to read a message: 1009 for one over the size limit, 1002
+/// for anything else that breaks the protocol.
+fn close_frame(e: axum::Error) -> CloseFrame {
+    use tokio_tungstenite::tungstenite::Error;
+    let inner = e.into_inner();
+    match inner.downcast_ref::<Error>() {
+        Some(Error::Capacity(_)) => CloseFrame {
+            code: close_code::SIZE,
+            reason: "message too large".into(),
+        },
+        _ => CloseFrame {
+            code: close_code::PROTOCOL,
+            reason: "not a WebSocket message".into(),
+        },
     }
 }
 
@@ -134,6 +190,31 @@ fn is_ping(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn origins_must_be_the_host() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.insert(*k, v.parse().unwrap());
+            }
+            h
+        };
+        assert!(same_origin(&headers(&[("host", "127.0.0.1:8080")])));
+        assert!(same_origin(&headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8080")
+        ])));
+        assert!(!same_origin(&headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://evil.example")
+        ])));
+        assert!(!same_origin(&headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8081")
+        ])));
+        assert!(!same_origin(&headers(&[("origin", "null")])));
+    }
 
     #[test]
     fn pings_are_recognised() {

@@ -30,7 +30,7 @@ async fn a_friend_game_is_played_to_its_end_and_each_side_sees_the_other() {
     assert_eq!(white.len(), 32);
     assert_ne!(white, black);
 
-    let (status, game) = server.get(&format!("/api/games/{id}?token={black}")).await;
+    let (status, game) = server.get_as(&format!("/api/games/{id}"), &black).await;
     assert_eq!(status, 200);
     assert_eq!(game["you"], "black");
     assert_eq!(
@@ -468,7 +468,7 @@ async fn games_carry_on_after_the_server_restarts_on_the_same_file() {
     server.stop().await;
 
     let server = Server::start(&db, Limits::default()).await;
-    let (status, game) = server.get(&format!("/api/games/{id}?token={white}")).await;
+    let (status, game) = server.get_as(&format!("/api/games/{id}"), &white).await;
     assert_eq!(status, 200);
     assert_eq!(game["moves"], json!(["d6", "f4"]));
     assert_eq!(game["you"], "white");
@@ -520,6 +520,16 @@ async fn a_game_against_the_computer_is_played_to_its_end() {
     server.stop().await;
 }
 
+async fn analysis_kind_is_structured(server: &Server, id: &str) -> bool {
+    let (_, analysis) = server.get(&format!("/api/games/{id}/analysis")).await;
+    analysis["moves"].as_array().is_some_and(|moves| {
+        moves.iter().all(|m| {
+            matches!(m["score"]["kind"].as_str(), Some("cp" | "mate"))
+                && m["score"]["value"].is_i64()
+        })
+    })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_analyses_takebacks_and_draws_against_the_computer() {
     let server = Server::in_memory().await;
@@ -532,7 +542,13 @@ async fn hints_analyses_takebacks_and_draws_against_the_computer() {
     assert_eq!(status, 200, "{hint}");
     let legal = strings(&created["game"]["legal"]);
     assert!(legal.contains(&s(&hint["move"]).to_owned()));
-    assert!(s(&hint["score"]).starts_with("cp ") || s(&hint["score"]).starts_with("mate "));
+    let kind = s(&hint["score"]["kind"]);
+    assert!(kind == "cp" || kind == "mate", "{hint}");
+    assert!(hint["score"]["value"].is_i64(), "{hint}");
+    assert!(
+        analysis_kind_is_structured(&server, &id).await,
+        "analysis scores are structured"
+    );
     let (status, analysis) = server.get(&format!("/api/games/{id}/analysis")).await;
     assert_eq!(status, 200, "{analysis}");
     assert_eq!(analysis["source"], "engine");

@@ -2,8 +2,9 @@
 
 #![allow(dead_code, reason = "each test file uses a part of the helpers")]
 
+use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -87,6 +88,18 @@ impl Server {
     /// `GET` a JSON answer.
     pub async fn get(&self, path: &str) -> (u16, Value) {
         let r = client().get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `GET` a JSON answer with a seat's token in the `Authorization` header.
+    pub async fn get_as(&self, path: &str, token: &str) -> (u16, Value) {
+        let r = client()
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
         let status = r.status().as_u16();
         (status, r.json().await.unwrap_or(Value::Null))
     }
@@ -193,4 +206,39 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-{name}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Everything logged by the servers of this test program (from its first call on).
+pub fn log() -> Arc<Mutex<Vec<u8>>> {
+    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOG.get_or_init(|| {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let writer = {
+            let log = log.clone();
+            move || Capture(log.clone())
+        };
+        tracing_subscriber::fmt()
+            .with_writer(writer)
+            .with_ansi(false)
+            .with_env_filter("warn")
+            .init();
+        log
+    })
+    .clone()
+}
+
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+pub fn logged(text: &str) -> bool {
+    String::from_utf8_lossy(&log().lock().unwrap()).contains(text)
 }

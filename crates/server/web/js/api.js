@@ -8,8 +8,10 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, token) {
   const init = { method, headers: { Accept: 'application/json' } };
+  // A seat's token goes in a header, never in a URL (logs and histories keep URLs).
+  if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -40,7 +42,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 export const api = {
   variants: () => request('GET', '/api/variants'),
   create: (options) => request('POST', '/api/games', options),
-  game: (id, token) => request('GET', game(id) + (token ? `?token=${encodeURIComponent(token)}` : '')),
+  game: (id, token) => request('GET', game(id), undefined, token),
   move: (id, token, move) => request('POST', `${game(id)}/moves`, { move, token }),
   takeback: (id, token) => request('POST', `${game(id)}/takeback`, { token }),
   resign: (id, token) => request('POST', `${game(id)}/resign`, { token }),
@@ -98,7 +100,9 @@ export class Live {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try {
-      ws = new WebSocket(`${scheme}//${location.host}${game(this.id)}/ws`);
+      // The token rides in a subprotocol, the one header a page may set on a WebSocket.
+      const protocols = this.token ? ['morris', `token.${this.token}`] : ['morris'];
+      ws = new WebSocket(`${scheme}//${location.host}${game(this.id)}/ws`, protocols);
     } catch {
       this.dropped();
       return;

@@ -102,14 +102,17 @@ const GRADE_WORDS = {
   blunder: 'Blunder',
 };
 
-/** "cp 35" → "+0.35", "mate 7" → "win in 7", "mate -4" → "loss in 4". */
+/**
+ * A score of the server in words: {kind: "cp", value: 35} → "+0.35", {kind: "mate", value: 7}
+ * → "win in 7", {kind: "mate", value: -4} → "loss in 4".
+ * @param {{kind: string, value: number} | null | undefined} score
+ */
 export function scoreWords(score) {
-  if (!score) return '';
-  const [kind, value] = score.split(' ');
-  const n = Number(value);
-  if (kind === 'mate') return n >= 0 ? `win in ${n}` : `loss in ${-n}`;
-  if (kind === 'cp' && Number.isFinite(n)) return `${n >= 0 ? '+' : '−'}${(Math.abs(n) / 100).toFixed(2)}`;
-  return score;
+  if (!score || !Number.isFinite(score.value)) return '';
+  const n = score.value;
+  if (score.kind === 'mate') return n >= 0 ? `win in ${n}` : `loss in ${-n}`;
+  if (score.kind === 'cp') return `${n >= 0 ? '+' : '−'}${(Math.abs(n) / 100).toFixed(2)}`;
+  return '';
 }
 
 /** The analysis list: every legal ply with its score and grade, best first. */

@@ -20,7 +20,7 @@ use serde_json::json;
 use tokio::sync::{Mutex, watch};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::{Config, Limits};
+use morris_server::{Config, Limits};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -249,7 +249,7 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
         max_sockets: Limits::default().max_sockets.max(4 * games),
         ..Limits::default()
     };
-    let app = crate::open(&config)
+    let app = morris_server::open(&config)
         .await
         .map_err(|e| LoadError::Start(e.to_string()))?;
     let listener = tokio::net::TcpListener::bind(config.addr)
@@ -263,8 +263,8 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
         let shutdown = async {
             let _ = stopped.await;
         };
-        if let Err(e) = crate::serve(listener, app, shutdown).await {
-            tracing::error!("the load test's server failed: {e}");
+        if let Err(e) = morris_server::serve(listener, app, shutdown).await {
+            eprintln!("error: the load test's server failed: {e}");
         }
     });
     Ok((addr, (stop, dir)))
@@ -319,9 +319,9 @@ impl Slot {
             .map_err(|e| format!("create: {e}"))?;
         self.totals.games.fetch_add(1, Ordering::Relaxed);
         let ws = self.base.replacen("http", "ws", 1);
-        let url = |t: &str| format!("{ws}/api/games/{}/ws?token={t}", created.id);
-        let white = watch_socket(&url(&created.token)).await?;
-        let black = watch_socket(&url(&created.invite)).await?;
+        let url = format!("{ws}/api/games/{}/ws", created.id);
+        let white = watch_socket(&url, &created.token).await?;
+        let black = watch_socket(&url, &created.invite).await?;
         let mut game = created.game;
         while game.status == "playing" && *played < self.plies {
             let jitter = 0.5 + self.random(1000) as f64 / 1000.0;
@@ -378,8 +378,18 @@ enum End {
 
 /// Opens a WebSocket and keeps the newest version it announced in a watch channel, reading
 /// every message so that the server is never held up by this client.
-async fn watch_socket(url: &str) -> Result<watch::Receiver<u64>, String> {
-    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+async fn watch_socket(url: &str, token: &str) -> Result<watch::Receiver<u64>, String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url
+        .into_client_request()
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    let protocols = format!("morris, token.{token}")
+        .parse()
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols);
+    let (mut socket, _) = tokio_tungstenite::connect_async(request)
         .await
         .map_err(|e| format!("WebSocket: {e}"))?;
     let (tx, rx) = watch::channel(0u64);
@@ -404,6 +414,26 @@ async fn watch_socket(url: &str) -> Result<watch::Receiver<u64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The load test itself, at a small scale: it plays its games without error and counts
+    /// every ply. (`morris loadtest --games 1000` is the real run; see the README.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_load_test_plays_its_games_without_error() {
+        let config = LoadConfig {
+            games: 8,
+            plies: 12,
+            duration: Duration::from_secs(60),
+            think: Duration::from_millis(5),
+            target: None,
+        };
+        let report = run(&config, |_, _| {}).await.unwrap();
+        assert_eq!(report.errors, 0, "{report}");
+        assert_eq!(report.plies, 8 * 12, "{report}");
+        assert_eq!(report.round_trips.len(), 8 * 12);
+        assert!(report.games >= 8);
+        assert!(report.percentile(99.0) > 0.0);
+        assert!(report.to_string().contains("errors 0"));
+    }
 
     #[test]
     fn percentiles_come_from_the_sorted_trips() {
