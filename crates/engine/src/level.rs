@@ -124,7 +124,10 @@ mod tests {
     #[test]
     fn each_level_is_rated_above_the_one_below() {
         for level in 2..=10 {
-            assert!(estimated_rating(level) > estimated_rating(level - 1), "{level}");
+            assert!(
+                estimated_rating(level) > estimated_rating(level - 1),
+                "{level}"
+            );
         }
         assert_eq!(estimated_rating(0), estimated_rating(1));
     }
