@@ -4,7 +4,8 @@
 import { api, tokens, Live } from './api.js';
 import { Board } from './board.js';
 import { PlyBuilder, parsePly, other, replay, sideOf, describePly, applyPly, handAfter } from './plies.js';
-import { renderPlayer, renderMoves, renderAnalysis, bottomColor, scoreWords } from './panels.js';
+import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels.js';
+import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
 
 const $ = (id) => document.getElementById(id);

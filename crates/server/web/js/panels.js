@@ -2,6 +2,7 @@
 // list, and the analysis list. Everything the server or a user wrote goes in as textContent.
 
 import { other, sideOf } from './plies.js';
+import { scoreWords } from './format.js';
 
 /** Creates an HTML element with a class and text. */
 export function h(tag, className = '', text = '') {
@@ -101,16 +102,6 @@ const GRADE_WORDS = {
   mistake: 'Mistake',
   blunder: 'Blunder',
 };
-
-/** "cp 35" → "+0.35", "mate 7" → "win in 7", "mate -4" → "loss in 4". */
-export function scoreWords(score) {
-  if (!score) return '';
-  const [kind, value] = score.split(' ');
-  const n = Number(value);
-  if (kind === 'mate') return n >= 0 ? `win in ${n}` : `loss in ${-n}`;
-  if (kind === 'cp' && Number.isFinite(n)) return `${n >= 0 ? '+' : '−'}${(Math.abs(n) / 100).toFixed(2)}`;
-  return score;
-}
 
 /** The analysis list: every legal ply with its score and grade, best first. */
 export function renderAnalysis(list, caption, data, onPick) {
