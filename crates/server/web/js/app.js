@@ -7,9 +7,10 @@ import { PlyBuilder, parsePly, other, replay, sideOf, describePly, applyPly, han
 import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels.js';
 import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
+import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-const cap = (color) => (color === 'white' ? 'White' : 'Black');
+const cap = (color) => t(`color.${color}`);
 const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
 const state = {
@@ -70,6 +71,21 @@ function bestGrade(plies) {
   return best;
 }
 
+/** The variant's name in the page's language. */
+const variantTitle = (v) => t(`variant.${v.name}`);
+
+/** The end of a game in words, from its reason (the server's own text is for programs). */
+function resultWords(result) {
+  const params = {
+    winner: result.winner ? cap(result.winner) : '',
+    loser: result.winner ? cap(other(result.winner)) : '',
+  };
+  const known = ['fewer_than_three', 'blocked', 'line', 'repetition', 'n_move_rule', 'full_board', 'resignation', 'agreement'];
+  let text = known.includes(result.reason) ? t(`result.${result.reason}`, params) : t('result.other');
+  if (result.winner) text += ` ${t('result.wins', { color: cap(result.winner) })}`;
+  return text;
+}
+
 // ----- rendering -----
 
 function render() {
@@ -78,7 +94,7 @@ function render() {
   if (!v) return;
   board.setVariant(v);
   $('board').dataset.version = String(g ? g.version : 0);
-  $('variant-title').textContent = v.title;
+  $('variant-title').textContent = variantTitle(v);
   renderBoard();
 
   const bottom = bottomColor(state.you);
@@ -95,7 +111,7 @@ function render() {
   $('rev-live').hidden = state.review === null;
   renderAnalysisPanel();
   renderInvite();
-  document.title = g ? `${statusTurn()} · Morris` : 'Morris';
+  document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
 }
 
 /** Pieces in hand and on the board for the position shown (live or looked back at). */
@@ -141,19 +157,19 @@ function renderBoard() {
   if (live) {
     // Legal clicks of the current step; for watchers, only the analysis colours of step one.
     const b = mine ? state.builder : new PlyBuilder(g.legal);
-    for (const [pt, t] of b.targets()) {
+    for (const [pt, target] of b.targets()) {
       if (mine) {
         add(pt, 'target');
-        if (t.kind === 'piece') add(pt, 'movable');
-        if (t.kind === 'remove') add(pt, 'removable');
-        labels.set(pt, { piece: 'can move', remove: 'can be removed' }[t.kind] ?? 'legal target');
+        if (target.kind === 'piece') add(pt, 'movable');
+        if (target.kind === 'remove') add(pt, 'removable');
+        labels.set(pt, t(`point.${{ piece: 'can_move', remove: 'can_remove' }[target.kind] ?? 'target'}`));
       }
-      const grade = bestGrade(t.plies);
+      const grade = bestGrade(target.plies);
       if (grade) add(pt, 'graded', `grade-${grade}`);
     }
     if (mine && state.builder.step === 'to') {
       add(state.builder.from, 'selected');
-      labels.set(state.builder.from, 'selected');
+      labels.set(state.builder.from, t('point.selected'));
       // The other pieces stay movable: a click on one picks it instead.
       for (const pt of state.builder.movable()) if (pt !== state.builder.from) add(pt, 'movable');
     }
@@ -179,22 +195,25 @@ function renderBoard() {
 /** "Your move · White", "Black to move", "Game over". */
 function statusTurn() {
   const g = state.game;
-  if (!g) return 'No game';
-  if (g.status === 'over') return 'Game over';
-  if (state.you === g.turn) return `Your move · ${cap(g.turn)}`;
-  return `${cap(g.turn)} to move`;
+  if (!g) return t('status.no_game');
+  if (g.status === 'over') return t('status.over');
+  if (state.you === g.turn) return t('status.your_move', { color: cap(g.turn) });
+  return t('status.to_move', { color: cap(g.turn) });
 }
 
 function stepWords() {
   const g = state.game;
   const b = state.builder;
-  const who = state.you === 'both' ? `${cap(g.turn)}: ` : '';
-  if (b.step === 'remove') return `${who}Mill! Remove a ${other(g.turn)} piece.`;
-  if (b.step === 'to') return `${who}Move the piece on ${b.from} where?`;
-  const kinds = new Set([...b.targets().values()].map((t) => t.kind));
-  if (kinds.has('place') && kinds.has('piece')) return `${who}Place a piece, or pick one up to move it.`;
-  if (kinds.has('place')) return `${who}Place a piece.`;
-  return `${who}Choose a piece to move.`;
+  let step;
+  if (b.step === 'remove') step = t(`step.remove_${other(g.turn)}`);
+  else if (b.step === 'to') step = t('step.to', { point: b.from ?? '' });
+  else {
+    const kinds = new Set([...b.targets().values()].map((target) => target.kind));
+    if (kinds.has('place') && kinds.has('piece')) step = t('step.place_or_move');
+    else if (kinds.has('place')) step = t('step.place');
+    else step = t('step.move');
+  }
+  return state.you === 'both' ? t('step.who', { color: cap(g.turn), step }) : step;
 }
 
 function renderStatus() {
@@ -206,24 +225,25 @@ function renderStatus() {
   status.classList.toggle('over', g?.status === 'over');
   status.classList.toggle('thinking', Boolean(g?.thinking));
   let text = '';
-  if (!g) text = 'Start a new game, or import a record.';
-  else if (g.status === 'over' && g.result) {
-    text = `${g.result.text}.`.replace(/\.\.$/, '.');
-    if (g.result.winner) text += ` ${cap(g.result.winner)} wins.`;
-  } else if (state.review !== null) text = `Looking back at ply ${state.review} of ${g.moves.length}.`;
-  else if (g.thinking) text = 'Computer is thinking…';
-  else if (state.busy) text = 'Sending…';
+  if (!g) text = t('status.start');
+  else if (g.status === 'over' && g.result) text = resultWords(g.result);
+  else if (state.review !== null) text = t('status.review', { ply: state.review, total: g.moves.length });
+  else if (g.thinking) text = t('status.thinking');
+  else if (state.busy) text = t('status.sending');
   else if (canMove()) text = stepWords();
-  else if (!state.you) text = 'You are watching this game.';
+  else if (!state.you) text = t('status.watching');
   else {
     const p = g.players?.[g.turn];
-    text = p?.kind === 'computer' ? 'The computer is to move.' : `Waiting for ${p?.name || cap(g.turn)}…`;
+    text = p?.kind === 'computer' ? t('status.computer_to_move') : t('status.waiting', { name: p?.name || cap(g.turn) });
   }
   status.textContent = text;
 
   const hint = $('hint-text');
   hint.hidden = !state.hint;
-  if (state.hint) hint.textContent = `Hint: ${state.hint.ply.text}${state.hint.score ? ` (${scoreWords(state.hint.score)})` : ''}`;
+  if (state.hint) {
+    const score = scoreWords(state.hint.score);
+    hint.textContent = score ? t('hint.text_score', { ply: state.hint.ply.text, score }) : t('hint.text', { ply: state.hint.ply.text });
+  }
 
   // A pending draw offer: the other side (or either, on one device) answers it.
   const offer = g?.status === 'playing' ? g.draw_offer : null;
@@ -231,7 +251,7 @@ function renderStatus() {
   box.hidden = !offer;
   if (offer) {
     const mineOffer = state.you === offer;
-    $('draw-offer-text').textContent = mineOffer ? 'You offered a draw.' : `${cap(offer)} offers a draw.`;
+    $('draw-offer-text').textContent = mineOffer ? t('draw.you_offered') : t('draw.offers', { color: cap(offer) });
     const answer = hasSeat() && !mineOffer;
     $('btn-draw-accept').hidden = !answer;
     $('btn-draw-decline').hidden = !answer;
@@ -253,7 +273,7 @@ function renderButtons() {
   set('btn-resign', seat && playing);
   const offered = g?.draw_offer && g.draw_offer === state.you;
   set('btn-draw', seat && playing && !g.draw_offer);
-  $('btn-draw').textContent = offered ? 'Draw offered' : 'Offer draw';
+  $('btn-draw').textContent = offered ? t('action.draw_offered') : t('action.draw');
   set('btn-export', Boolean(g));
   $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
   $('controls').classList.toggle('spectator', Boolean(g) && !seat);
@@ -308,11 +328,11 @@ function apply(game) {
   if (grew) {
     const text = game.moves[game.moves.length - 1];
     if (!state.inFlight || state.inFlight.text !== text) state.anim = parsePly(text);
-    said.push(`${describePly(text, colorOfPly(game, game.moves.length - 1))}.`);
+    said.push(describePly(text, colorOfPly(game, game.moves.length - 1)));
   }
-  if (game.status === 'over' && game.result && old?.status !== 'over') said.push(`${game.result.text}.`);
+  if (game.status === 'over' && game.result && old?.status !== 'over') said.push(resultWords(game.result));
   if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
-    showNotice('Your draw offer was declined.');
+    showNotice(t('draw.declined'));
   }
   if (said.length) announce(said.join(' '));
 
@@ -340,7 +360,7 @@ async function openGame(id, initial = null) {
   try {
     apply(initial ?? (await api.game(id, state.token)));
   } catch (err) {
-    showError(err.status === 404 ? 'There is no game at this address.' : err.message);
+    showError(err.status === 404 ? t('error.no_game') : err.message);
     return;
   }
   if (state.token && state.you) tokens.setLast(id);
@@ -350,8 +370,8 @@ async function openGame(id, initial = null) {
 function setConnection(s) {
   const c = $('conn');
   c.dataset.state = s;
-  c.textContent = s === 'live' ? 'Live' : 'Reconnecting…';
-  c.title = s === 'live' ? 'Live updates are on' : 'Connection lost: checking every 2 seconds';
+  c.textContent = s === 'live' ? t('conn.live') : t('conn.offline');
+  c.title = s === 'live' ? t('conn.live_title') : t('conn.offline_title');
 }
 
 /** The route: `/g/{id}[?t=TOKEN]` opens a game; anything else shows the new-game dialog. */
@@ -537,7 +557,7 @@ function wireButtons() {
       const res = await api.hint(state.id);
       if (positionKey(state.game) !== key) return;
       state.hint = { ply: parsePly(res.move), score: res.score };
-      announce(`Hint: ${res.move}`);
+      announce(t('hint.text', { ply: res.move }));
       render();
     } catch (err) {
       showError(err.message);
@@ -550,13 +570,13 @@ function wireButtons() {
     render();
   });
   on('btn-resign', async () => {
-    if (await dialogs.confirm('Resign this game?', 'Resign')) act(() => api.resign(state.id, state.token));
+    if (await dialogs.confirm(t('confirm.resign'), t('confirm.resign_yes'))) act(() => api.resign(state.id, state.token));
   });
   on('btn-draw', async () => {
     if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
     // The computer answers at once: an offer that is gone from a game still on was declined.
     const g = state.game;
-    if (g.status === 'playing' && !g.draw_offer) showNotice('The draw offer was declined.');
+    if (g.status === 'playing' && !g.draw_offer) showNotice(t('draw.declined'));
   });
   on('btn-draw-accept', () => act(() => api.draw(state.id, state.token, 'accept')));
   on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
@@ -577,7 +597,7 @@ function wireButtons() {
   for (const [button, input] of [['copy-invite', 'invite-link'], ['copy-watch', 'watch-link']]) {
     on(button, async (e) => {
       const b = e.currentTarget;
-      flash(b, (await copyText($(input).value)) ? 'Copied' : 'Copy failed');
+      flash(b, (await copyText($(input).value)) ? t('copy.done') : t('copy.failed'));
     });
   }
   on('rev-first', () => reviewTo(0));
@@ -586,7 +606,48 @@ function wireButtons() {
   on('rev-live', () => reviewTo(null));
 }
 
+/** Fills the language switch and follows it: the page's words change at once. */
+function wireLanguage() {
+  const select = $('lang');
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const o = document.createElement('option');
+    o.value = code;
+    o.textContent = name;
+    o.lang = code;
+    select.append(o);
+  }
+  select.value = language();
+  select.addEventListener('change', async () => {
+    const code = select.value;
+    if (!isLanguage(code)) return;
+    try {
+      await loadLanguage(code);
+    } catch {
+      select.value = language();
+      return;
+    }
+    saveLanguage(code);
+    retranslate();
+  });
+}
+
+/** Sets every text of the page again in the language in use. */
+function retranslate() {
+  translatePage(document);
+  dialogs.setVariants([...state.variants.values()]);
+  if (state.live) setConnection($('conn').dataset.state);
+  render();
+}
+
 async function main() {
+  const lang = startLanguage();
+  try {
+    await loadLanguage(lang);
+  } catch {
+    if (lang !== 'en') await loadLanguage('en');
+  }
+  translatePage(document);
+  wireLanguage();
   board = new Board($('board'), boardHandlers);
   dialogs = new Dialogs(createGame);
   wireButtons();

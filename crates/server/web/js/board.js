@@ -6,6 +6,8 @@
 // carrying what the tests read: data-point and the classes piece-white/black, target,
 // movable, removable, selected, last), and the piece being dragged.
 
+import { t } from './i18n.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // user units between neighbouring grid lines
 const MARGIN = 92;
@@ -93,12 +95,12 @@ export class Board {
     const files = new Set(variant.points.map((n) => n[0]));
     const ranks = new Set(variant.points.map((n) => n.slice(1)));
     for (const f of files) {
-      const t = svgEl('text', { x: at(`${f}1`).x, y: span + MARGIN - 30 }, labels);
-      t.textContent = f;
+      const label = svgEl('text', { x: at(`${f}1`).x, y: span + MARGIN - 30 }, labels);
+      label.textContent = f;
     }
     for (const r of ranks) {
-      const t = svgEl('text', { x: -MARGIN + 30, y: at(`a${r}`).y + 1 }, labels);
-      t.textContent = r;
+      const label = svgEl('text', { x: -MARGIN + 30, y: at(`a${r}`).y + 1 }, labels);
+      label.textContent = r;
     }
 
     this.lastLayer = svgEl('g', { class: 'marks' }, svg);
@@ -169,7 +171,9 @@ export class Board {
       const g = p.g;
       g.setAttribute('class', ['point', color ? `piece-${color}` : 'empty', ...classes].join(' '));
       const extra = view.labels?.get(name);
-      g.setAttribute('aria-label', `${name}, ${color ? `${color} piece` : 'empty'}${extra ? `, ${extra}` : ''}`);
+      const words = [name, t(color ? `point.${color}` : 'point.empty')];
+      if (extra) words.push(extra);
+      g.setAttribute('aria-label', words.join(', '));
     }
     this.renderMarks('last', this.lastLayer, view.last, true);
     this.renderMarks('hint', this.hintLayer, view.hint, false);

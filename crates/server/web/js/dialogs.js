@@ -1,5 +1,7 @@
 // The <dialog>s: new game, import, export and confirm; and the clipboard and download helpers.
 
+import { t } from './i18n.js';
+
 const $ = (id) => document.getElementById(id);
 
 /** Copies text to the clipboard; falls back to a hidden selection where the API is missing. */
@@ -119,7 +121,7 @@ export class Dialogs {
 
     $('export-close').addEventListener('click', () => this.exporter.close());
     $('export-copy').addEventListener('click', async (e) => {
-      flash(e.currentTarget, (await copyText($('record-text').value)) ? 'Copied' : 'Copy failed');
+      flash(e.currentTarget, (await copyText($('record-text').value)) ? t('copy.done') : t('copy.failed'));
     });
     $('export-download').addEventListener('click', () => download(this.exportName, $('record-text').value));
     // Clicking the backdrop of a modal closes it, as users expect.
@@ -138,7 +140,7 @@ export class Dialogs {
     for (const v of variants) {
       const o = document.createElement('option');
       o.value = v.name;
-      o.textContent = v.title;
+      o.textContent = t(`variant.${v.name}`);
       select.append(o);
     }
     if (keep && variants.some((v) => v.name === keep)) select.value = keep;

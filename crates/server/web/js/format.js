@@ -1,6 +1,8 @@
 // @ts-check
 // Words and numbers of the page that depend on no DOM: scores.
 
+import { t } from './i18n.js';
+
 /**
  * A score as the API sends it: `{kind: "cp", value: 35}` (centipawns for the side to move)
  * or `{kind: "mate", value: 7}` (a win in 7 plies; negative: a loss); the older text form
@@ -50,5 +52,5 @@ export function scoreWords(score) {
   const p = scoreParts(score);
   if (!p) return '';
   if ('text' in p) return p.text;
-  return p.win ? `win in ${p.plies}` : `loss in ${p.plies}`;
+  return t(p.win ? 'score.win' : 'score.loss', { plies: p.plies });
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from './i18n.js';
 // Plies in the project's notation, and the click-by-click steps that build one.
 //
 // The page knows no rules: every legal ply comes from the server (`legal`). A ply is
@@ -88,9 +89,9 @@ export class PlyBuilder {
     const map = new Map();
     /** @type {(point: string, kind: Target['kind'], ply: Ply) => void} */
     const add = (point, kind, ply) => {
-      let t = map.get(point);
-      if (!t) map.set(point, (t = { kind, plies: [] }));
-      t.plies.push(ply);
+      let entry = map.get(point);
+      if (!entry) map.set(point, (entry = { kind, plies: [] }));
+      entry.plies.push(ply);
     };
     const step = this.step;
     for (const p of this.matching()) {
@@ -249,14 +250,13 @@ export function handAfter(start, moves, count) {
 }
 
 /**
- * "Black plays f2-f4, removes d5" / "White places d6".
+ * A ply in words, for screen readers: "White places d6.", "Black plays f2-f4 and removes d5."
  * @param {string} text
- * @param {Color} color
+ * @param {Color} color the side that played it
  */
 export function describePly(text, color) {
   const p = parsePly(text);
-  const who = color === 'white' ? 'White' : 'Black';
-  let s = p.from ? `${who} plays ${p.from}-${p.to}` : `${who} places ${p.to}`;
-  if (p.removes.length) s += `, removes ${p.removes.join(' and ')}`;
-  return s;
+  const params = { color: t(`color.${color}`), from: p.from ?? '', to: p.to, removes: p.removes.join(', ') };
+  const kind = p.from ? 'slide' : 'place';
+  return t(p.removes.length ? `ply.${kind}_remove` : `ply.${kind}`, params);
 }

@@ -1,7 +1,11 @@
 // The formatting helpers of js/format.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readScore, scoreParts, scoreWords } from '../js/format.js';
+import { setMessages } from '../js/i18n.js';
+
+setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
 
 test('scores are read in the structured and the text form', () => {
   assert.deepEqual(readScore({ kind: 'cp', value: 35 }), { kind: 'cp', value: 35 });

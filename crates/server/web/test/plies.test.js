@@ -1,9 +1,13 @@
 // The ply builder and the position helpers of js/plies.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
-  parsePly, other, PlyBuilder, boardOf, sideOf, applyPly, replay, handAfter,
+  parsePly, other, PlyBuilder, boardOf, sideOf, applyPly, replay, handAfter, describePly,
 } from '../js/plies.js';
+import { setMessages } from '../js/i18n.js';
+
+setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
 
 // The 24 points of Nine Men's Morris in position-string order (GET /api/variants).
 const NINE = ['a7', 'd7', 'g7', 'b6', 'd6', 'f6', 'c5', 'd5', 'e5', 'a4', 'b4', 'c4',
@@ -115,4 +119,10 @@ test('applyPly, replay and handAfter follow a game', () => {
   /** @type {Record<string, 'white' | 'black'>} */
   const board = { f2: 'white', d5: 'black' };
   assert.deepEqual(applyPly(board, parsePly('f2-f4xd5'), 'white'), { f4: 'white' });
+});
+
+test('describePly says a ply in words', () => {
+  assert.equal(describePly('d6', 'white'), 'White places d6.');
+  assert.equal(describePly('f2-f4xd5', 'black'), 'Black plays f2-f4 and removes d5.');
+  assert.equal(describePly('e4xg7xa1', 'white'), 'White places e4 and removes g7, a1.');
 });
