@@ -3,10 +3,12 @@
 
 import { api, tokens, Live } from './api.js';
 import { Board } from './board.js';
-import { PlyBuilder, parsePly, other, replay, sideOf, describePly, applyPly, handAfter } from './plies.js';
+import { PlyBuilder, parsePly, other, replay, describePly, applyPly, handAfter } from './plies.js';
 import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels.js';
 import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
+import { errorKey } from './errors.js';
+import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
 import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,18 +34,13 @@ const state = {
   review: null, // number of plies shown while looking back; null: the live position
   inviteHidden: false,
   live: null,
+  missing: null, // the key of why the game of the address cannot be shown, or null
 };
 
 let board;
 let dialogs;
 
 // ----- derived facts -----
-
-/** The colour that played ply `i` of the game. */
-function colorOfPly(game, i) {
-  const first = sideOf(game.start).turn;
-  return i % 2 === 0 ? first : other(first);
-}
 
 /** Whether this browser may make a ply now. */
 function canMove() {
@@ -92,9 +89,10 @@ function render() {
   const g = state.game;
   const v = state.variant;
   if (!v) return;
+  renderMissing();
   board.setVariant(v);
   $('board').dataset.version = String(g ? g.version : 0);
-  $('variant-title').textContent = variantTitle(v);
+  $('variant-title').textContent = state.missing ? '' : variantTitle(v);
   renderBoard();
 
   const bottom = bottomColor(state.you);
@@ -260,19 +258,18 @@ function renderStatus() {
 
 function renderButtons() {
   const g = state.game;
-  const playing = g?.status === 'playing';
   const seat = hasSeat();
+  const you = seat ? state.you : null;
+  // Only what can work now is offered; nothing while the computer thinks.
   const set = (id, enabled) => {
     $(id).disabled = !enabled || state.busy;
   };
-  set('btn-takeback', seat && g?.moves.length > 0 && !g.thinking);
-  // The server gives no hints or analyses in a game against a friend while it is played.
-  const coaching = playing && g.opponent !== 'friend';
-  set('btn-hint', coaching && g.legal.length > 0);
-  set('btn-analysis', coaching);
-  set('btn-resign', seat && playing);
+  set('btn-takeback', canTakeBack(g, you));
+  set('btn-hint', canCoach(g) && g.legal.length > 0);
+  set('btn-analysis', canCoach(g) || state.analysisOn);
+  set('btn-resign', canEnd(g, you));
   const offered = g?.draw_offer && g.draw_offer === state.you;
-  set('btn-draw', seat && playing && !g.draw_offer);
+  set('btn-draw', canOfferDraw(g, you));
   $('btn-draw').textContent = offered ? t('action.draw_offered') : t('action.draw');
   set('btn-export', Boolean(g));
   $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
@@ -356,11 +353,14 @@ async function openGame(id, initial = null) {
   Object.assign(state, {
     id, token: tokens.get(id), you: null, game: null, builder: new PlyBuilder([]), inFlight: null,
     hint: null, preview: null, analysis: null, review: null, inviteHidden: false, busy: false,
+    missing: null,
   });
   try {
     apply(initial ?? (await api.game(id, state.token)));
   } catch (err) {
-    showError(err.status === 404 ? t('error.no_game') : err.message);
+    // A game that cannot be shown gets a screen of its own, with only what makes sense.
+    state.missing = err.status === 404 ? 'error.no_game' : errorKey(err.status ?? -1, err.message);
+    render();
     return;
   }
   if (state.token && state.you) tokens.setLast(id);
@@ -379,7 +379,7 @@ async function route() {
   const m = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
   if (!m) {
     state.live?.stop();
-    Object.assign(state, { id: null, game: null, you: null, token: null, review: null });
+    Object.assign(state, { id: null, game: null, you: null, token: null, review: null, missing: null });
     const last = tokens.last();
     const resume = $('resume');
     resume.hidden = !last;
@@ -424,7 +424,7 @@ async function act(request) {
   } catch (err) {
     state.inFlight = null;
     state.builder.reset();
-    showError(err.message);
+    showError(errorText(err));
     return false;
   } finally {
     state.busy = false;
@@ -449,7 +449,7 @@ async function fetchAnalysis() {
     if (positionKey(state.game) === key) state.analysis = { key, data };
   } catch (err) {
     state.analysisOn = false;
-    showError(err.message);
+    showError(errorText(err));
   }
   render();
 }
@@ -532,6 +532,28 @@ function announce(text) {
   });
 }
 
+/** A refusal of the API, or a failure to reach it, as a sentence in the page's language. */
+const errorText = (err) => t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+
+/** The screen of an address whose game cannot be shown, instead of an empty board. */
+function renderMissing() {
+  const missing = state.missing;
+  $('missing').hidden = !missing;
+  document.querySelector('.layout').hidden = Boolean(missing);
+  if (!missing) return;
+  const notFound = missing === 'error.no_game';
+  $('missing-title').textContent = t(notFound ? 'missing.title' : 'missing.failed_title');
+  $('missing-text').textContent = notFound ? t('missing.text') : t(missing);
+  $('missing-retry').hidden = notFound;
+  const last = tokens.last();
+  const resume = $('missing-resume');
+  resume.hidden = !last || last === state.id;
+  if (!resume.hidden) resume.href = `/g/${encodeURIComponent(last)}`;
+}
+
+/** Whether this browser plays a game that is on: leaving it asks first. */
+const inGame = () => Boolean(state.game?.status === 'playing' && hasSeat() && state.game.moves.length > 0);
+
 let errorTimer;
 /** The dismissible banner: server errors, and (as a notice) news that is not an error. */
 function showError(message, kind = 'error') {
@@ -548,8 +570,16 @@ const showNotice = (message) => showError(message, 'notice');
 
 function wireButtons() {
   const on = (id, fn) => $(id).addEventListener('click', fn);
-  on('btn-new', () => dialogs.openNewGame(state.variant?.name));
-  on('btn-import', () => dialogs.openImport());
+  on('btn-new', async () => {
+    if (inGame() && !(await dialogs.confirm(t('confirm.new'), t('confirm.new_yes')))) return;
+    dialogs.openNewGame(state.variant?.name);
+  });
+  on('btn-import', async () => {
+    if (inGame() && !(await dialogs.confirm(t('confirm.new'), t('confirm.new_yes')))) return;
+    dialogs.openImport();
+  });
+  on('missing-new', () => dialogs.openNewGame(state.variant?.name));
+  on('missing-retry', () => route());
   on('btn-takeback', () => act(() => api.takeback(state.id, state.token)));
   on('btn-hint', async () => {
     const key = positionKey(state.game);
@@ -560,7 +590,7 @@ function wireButtons() {
       announce(t('hint.text', { ply: res.move }));
       render();
     } catch (err) {
-      showError(err.message);
+      showError(errorText(err));
     }
   });
   on('btn-analysis', () => {
@@ -573,6 +603,9 @@ function wireButtons() {
     if (await dialogs.confirm(t('confirm.resign'), t('confirm.resign_yes'))) act(() => api.resign(state.id, state.token));
   });
   on('btn-draw', async () => {
+    // The computer answers at once, and may end the game by accepting.
+    const computer = state.game?.opponent === 'computer';
+    if (computer && !(await dialogs.confirm(t('confirm.draw_computer'), t('confirm.draw_yes')))) return;
     if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
     // The computer answers at once: an offer that is gone from a game still on was declined.
     const g = state.game;
@@ -584,7 +617,7 @@ function wireButtons() {
     try {
       dialogs.openExport(state.id, await api.record(state.id));
     } catch (err) {
-      showError(err.message);
+      showError(errorText(err));
     }
   });
   on('error-close', () => {
@@ -668,7 +701,7 @@ async function main() {
     dialogs.setVariants(variants);
     state.variant = state.variants.get('nine') ?? variants[0];
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
     return;
   }
   await route();

@@ -1,6 +1,7 @@
 // The <dialog>s: new game, import, export and confirm; and the clipboard and download helpers.
 
 import { t } from './i18n.js';
+import { errorKey } from './errors.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,7 +80,7 @@ function wireForm(dialog, build, create) {
       await create(options);
       dialog.close();
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
       error.hidden = false;
     } finally {
       submit.disabled = false;
