@@ -440,9 +440,30 @@ async fn the_board_and_the_status_fit_the_window_and_the_language_switch_changes
     page_at(&client, 1).await;
 
     // A phone held sideways, a phone upright, a small window, a desktop.
+    // The window's frame takes room of its own: size the window so that the page gets the size.
+    let frame = client
+        .execute(
+            "return [outerWidth - innerWidth, outerHeight - innerHeight];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let frame = |i: usize| u32::try_from(frame[i].as_u64().unwrap()).unwrap();
     for (width, height) in [(844, 390), (390, 844), (860, 700), (1440, 900)] {
-        client.set_window_size(width, height).await.unwrap();
+        client
+            .set_window_size(width + frame(0), height + frame(1))
+            .await
+            .unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
+        let inner = client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .unwrap();
+        assert_eq!(
+            inner,
+            json!([width, height]),
+            "the page is {width}x{height}"
+        );
         let outside = client
             .execute(
                 "return ['board', 'turn', 'status'].filter((id) => {
