@@ -8,6 +8,8 @@ import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels
 import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
 import { errorKey } from './errors.js';
+import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
+import { play as playSound, cueOf } from './sound.js';
 import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
 import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
@@ -35,6 +37,7 @@ const state = {
   inviteHidden: false,
   live: null,
   missing: null, // the key of why the game of the address cannot be shown, or null
+  settings: loadSettings(),
 };
 
 let board;
@@ -325,9 +328,13 @@ function apply(game) {
   if (grew) {
     const text = game.moves[game.moves.length - 1];
     if (!state.inFlight || state.inFlight.text !== text) state.anim = parsePly(text);
+    if (game.status !== 'over') playSound(cueOf(parsePly(text)), state.settings.sound);
     said.push(describePly(text, colorOfPly(game, game.moves.length - 1)));
   }
-  if (game.status === 'over' && game.result && old?.status !== 'over') said.push(resultWords(game.result));
+  if (game.status === 'over' && game.result && old?.status !== 'over') {
+    said.push(resultWords(game.result));
+    if (old) playSound('end', state.settings.sound);
+  }
   if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
     showNotice(t('draw.declined'));
   }
@@ -639,6 +646,46 @@ function wireButtons() {
   on('rev-live', () => reviewTo(null));
 }
 
+const systemDark = window.matchMedia('(prefers-color-scheme: dark)');
+
+/** Draws the page as the settings say: theme, coordinates, dots, side and speed. */
+function applySettings() {
+  const s = state.settings;
+  const root = document.documentElement;
+  root.dataset.theme = resolveTheme(s.theme, systemDark.matches);
+  root.dataset.coords = s.coords ? 'on' : 'off';
+  root.dataset.dots = s.dots ? 'on' : 'off';
+  board.setView(s.flip, SPEED_FACTOR[s.speed]);
+}
+
+/** The settings dialog: every change is drawn and kept at once. */
+function wireSettings() {
+  const dialog = $('settings');
+  const form = dialog.querySelector('form');
+  const fill = () => {
+    const s = state.settings;
+    for (const key of ['flip', 'coords', 'dots']) form.elements[key].checked = s[key];
+    for (const key of ['speed', 'sound', 'theme']) form.elements[key].value = s[key];
+  };
+  form.addEventListener('change', () => {
+    const f = form.elements;
+    state.settings = readSettings({
+      flip: f.flip.checked, coords: f.coords.checked, dots: f.dots.checked,
+      speed: f.speed.value, sound: f.sound.value, theme: f.theme.value,
+    });
+    saveSettings(state.settings);
+    applySettings();
+    render();
+    // A sample, so that the volume chosen is heard (and audio is allowed by this click).
+    playSound('place', state.settings.sound);
+  });
+  $('btn-settings').addEventListener('click', () => {
+    fill();
+    dialog.showModal();
+  });
+  systemDark.addEventListener('change', applySettings);
+}
+
 /** Fills the language switch and follows it: the page's words change at once. */
 function wireLanguage() {
   const select = $('lang');
@@ -682,6 +729,8 @@ async function main() {
   translatePage(document);
   wireLanguage();
   board = new Board($('board'), boardHandlers);
+  applySettings();
+  wireSettings();
   dialogs = new Dialogs(createGame);
   wireButtons();
   document.addEventListener('keydown', (e) => {
