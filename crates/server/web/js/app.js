@@ -9,7 +9,7 @@ import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
 import { errorKey } from './errors.js';
 import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
-import { play as playSound, cueOf } from './sound.js';
+import { play as playSound, cueOf, unlockOnGesture } from './sound.js';
 import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
 import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
@@ -731,6 +731,7 @@ async function main() {
   board = new Board($('board'), boardHandlers);
   applySettings();
   wireSettings();
+  unlockOnGesture();
   dialogs = new Dialogs(createGame);
   wireButtons();
   document.addEventListener('keydown', (e) => {

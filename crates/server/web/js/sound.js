@@ -21,16 +21,34 @@ export const NOTES = {
 let context = null;
 
 /**
+ * Browsers let audio start only from a person's gesture: the context is made at the first
+ * press or key on the page, and cues before it are silent (no warnings, no queued sounds).
+ */
+export function unlockOnGesture() {
+  if (typeof AudioContext === 'undefined') return;
+  const unlock = () => {
+    try {
+      context ??= new AudioContext();
+      if (context.state === 'suspended') context.resume();
+    } catch {
+      return;
+    }
+    window.removeEventListener('pointerdown', unlock, true);
+    window.removeEventListener('keydown', unlock, true);
+  };
+  window.addEventListener('pointerdown', unlock, true);
+  window.addEventListener('keydown', unlock, true);
+}
+
+/**
  * Plays a cue at a volume of the settings; silent when off or where there is no Web Audio.
  * @param {Cue} cue
  * @param {keyof typeof VOLUME} volume
  */
 export function play(cue, volume) {
   const gain = VOLUME[volume];
-  if (!gain || typeof AudioContext === 'undefined') return;
+  if (!gain || !context || context.state !== 'running') return;
   try {
-    context ??= new AudioContext();
-    if (context.state === 'suspended') context.resume();
     const now = context.currentTime + 0.01;
     for (const [at, freq, length, type, share] of NOTES[cue]) {
       const osc = context.createOscillator();
