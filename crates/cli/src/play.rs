@@ -1,9 +1,12 @@
 //! `morris play`: the terminal app, full-screen or plain.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
+use morris_engine::Probe;
 use morris_play::{Engine, MAX_LEVEL, MIN_LEVEL, Settings, Sides};
 
 use crate::cli::Failure;
@@ -31,6 +34,37 @@ pub struct PlayArgs {
     /// The seed of the computer's choices among equal plies (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// A folder of tablebase files for the computer and the hints (default: the data folder,
+    /// when it holds tables).
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
+}
+
+/// The tables of `--tablebases`, or of the data folder when it holds some.
+fn tables(dir: Option<&PathBuf>) -> Result<Option<Arc<dyn Probe>>, Failure> {
+    let (dir, asked) = match dir {
+        Some(d) => (d.clone(), true),
+        None => (morris_tablebase::default_dir(), false),
+    };
+    if !asked {
+        let holds = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().ends_with(".mtb"));
+        if !holds {
+            return Ok(None);
+        }
+    }
+    match morris_tablebase::open_tablebase(&dir) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if asked => Err(Failure(format!(
+            "cannot open the tablebases in {}: {e}",
+            dir.display()
+        ))),
+        // The data folder's tables are a bonus: without them the engine searches.
+        Err(_) => Ok(None),
+    }
 }
 
 /// Runs `morris play`.
@@ -49,7 +83,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         seats: args.color.seats(),
         level: args.level,
         seed,
-        engine: Some(Engine::builtin()),
+        engine: Some(Engine::with_tables(tables(args.tablebases.as_ref())?)),
     };
     let stdin = std::io::stdin();
     let plain = args.plain || !stdin.is_terminal() || !std::io::stdout().is_terminal();

@@ -198,3 +198,59 @@ fn match_rejects_bad_arguments() {
         assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// A tablebase file damaged on disk is found while the engine searches, said once in an
+/// `info string`, and the engine goes on without it.
+#[test]
+fn a_damaged_tablebase_is_reported_once_and_the_engine_plays_on() {
+    let dir = std::env::temp_dir().join(format!("morris-engine-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let built = Command::new(MORRIS)
+        .args(["tb", "build", "--sectors", "3-3", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    // Damage one byte of every block of values; the header and block checksums stay whole.
+    let path = dir.join("nine-3-3.mtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let values = bytes.len() - 128 - 8 * (bytes.len() - 128).div_ceil(65_536 + 8);
+    for at in (128..128 + values).step_by(65_536) {
+        bytes[at + 7] ^= 0x5a;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let pos = "W../.../.../B..B.W/.../.../.BW w 0 0 0 30";
+    let input = format!(
+        "setoption name TablebasePath value {}\nposition fen {pos}\ngo depth 3\nisready\ngo depth 3\nisready\n",
+        dir.display()
+    );
+    let mut child = Command::new(MORRIS)
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = exits_within(child, Duration::from_secs(60), "engine");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let said: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string tablebase: "))
+        .collect();
+    assert_eq!(said.len(), 1, "{text}");
+    assert!(
+        said[0].contains("3-3") && said[0].contains("checksum"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        2,
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

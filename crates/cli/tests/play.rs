@@ -103,3 +103,45 @@ fn bad_arguments_give_one_error_line_and_status_2() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// With `--tablebases`, a hint in a position the tables hold is exact: the ply that wins the
+/// shortest way, with its distance.
+#[test]
+fn hints_come_from_the_tables_where_they_reach() {
+    let dir = std::env::temp_dir().join(format!("morris-play-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Three against three in nine: the tables of 3-3 are built when the folder is opened.
+    let pos = "W../.../.../B..B.W/.../.../.BW w 0 0 0 30";
+    let built = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["tb", "build", "--sectors", "3-3", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let probe = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["tb", "probe", "--position", pos, "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let probe = String::from_utf8(probe.stdout).unwrap();
+    let best = probe.lines().nth(1).expect("a ply with its value");
+    let (ply, value) = best.split_once(' ').unwrap();
+    let out = morris(
+        &[
+            "play",
+            "--color",
+            "both",
+            "--position",
+            pos,
+            "--tablebases",
+            dir.to_str().unwrap(),
+        ],
+        "hint\nquit\n",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("Hint: {ply} ({value}).")),
+        "expected {ply} ({value}): {text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

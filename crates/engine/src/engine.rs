@@ -108,6 +108,15 @@ impl Engine {
         self.tb = tb;
     }
 
+    /// The problems the tablebase met since the last call (a damaged file found while
+    /// probing, say), each given once.
+    pub fn take_tablebase_problems(&self) -> Vec<String> {
+        self.tb
+            .as_ref()
+            .map(|t| t.take_problems())
+            .unwrap_or_default()
+    }
+
     /// Forgets what earlier games taught: the table and the history of plies; a new game also
     /// draws new random choices unless a seed is set.
     pub fn new_game(&mut self) {

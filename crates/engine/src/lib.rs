@@ -48,12 +48,24 @@ pub use score::Score;
 /// The ply a level would play after thinking for at most `movetime`, or `None` when the game
 /// is over. The same seed gives the same choice.
 pub fn best_ply(game: &Game, level: u8, movetime: Duration, seed: u64) -> Option<Ply> {
+    best_ply_with(game, level, movetime, seed, None)
+}
+
+/// [`best_ply`] with tablebases to probe.
+pub fn best_ply_with(
+    game: &Game,
+    level: u8,
+    movetime: Duration,
+    seed: u64,
+    tables: Option<std::sync::Arc<dyn Probe>>,
+) -> Option<Ply> {
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
         level,
         seed: Some(seed),
         ..EngineOptions::default()
     });
+    engine.set_tablebase(tables);
     engine
         .search(game, &Limits::movetime(movetime), &mut |_| {})
         .best

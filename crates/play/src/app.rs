@@ -490,7 +490,7 @@ impl App {
     }
 
     fn ask_hint(&mut self) {
-        let Some(engine) = self.settings.engine else {
+        let Some(engine) = self.settings.engine.clone() else {
             return self.say_error("No engine is built in: no hints".into());
         };
         if !self.can_play() || self.thinking.is_some() {
@@ -580,7 +580,7 @@ impl App {
         }
         let turn = self.game.position().turn();
         let due = self.not_before.is_none_or(|t| Instant::now() >= t);
-        let Some(engine) = self.settings.engine else {
+        let Some(engine) = self.settings.engine.clone() else {
             return;
         };
         if self.thinking.is_none()

@@ -165,7 +165,7 @@ impl<W: Write> Plain<W> {
 
     /// Lets the computer play. Returns false when it cannot.
     fn computer_plays(&mut self) -> io::Result<bool> {
-        let Some(engine) = self.settings.engine else {
+        let Some(engine) = self.settings.engine.clone() else {
             writeln!(
                 self.out,
                 "error: no engine is built in: only people can play"
@@ -256,7 +256,7 @@ impl<W: Write> Plain<W> {
     }
 
     fn hint(&mut self) -> io::Result<()> {
-        let Some(engine) = self.settings.engine else {
+        let Some(engine) = self.settings.engine.clone() else {
             return writeln!(self.out, "error: no engine is built in: no hints");
         };
         let thinking = Thinking::start(

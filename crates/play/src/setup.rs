@@ -2,9 +2,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use morris_core::{ByColor, Color, Game, Ply};
+use morris_engine::Probe;
 
 /// Who plays one side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,30 +70,72 @@ impl FromStr for Sides {
     }
 }
 
+/// Chooses a ply for the side to move: the game, the level (1 to 10), the most time to
+/// think, and a seed for the choice among equal plies. `None` when the game is over.
+pub type BestPly = dyn Fn(&Game, u8, Duration, u64) -> Option<Ply> + Send + Sync;
+/// Scores every legal ply, best first, each score in words (`cp 35`, `mate 7`, `win in 7`
+/// from the tables).
+pub type Analyse = dyn Fn(&Game, Duration) -> Vec<(Ply, String)> + Send + Sync;
+
 /// The engine as the app uses it: two functions, so that the app does not depend on how the
 /// engine is built.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Engine {
-    /// Chooses a ply for the side to move: the game, the level (1 to 10), the most time to
-    /// think, and a seed for the choice among equal plies. `None` when the game is over.
-    pub best_ply: fn(&Game, u8, Duration, u64) -> Option<Ply>,
-    /// Scores every legal ply, best first, each score in words (`cp 35`, `mate 7`).
-    pub analyse: fn(&Game, Duration) -> Vec<(Ply, String)>,
+    /// Chooses a ply for the side to move.
+    pub best_ply: Arc<BestPly>,
+    /// Scores every legal ply, best first.
+    pub analyse: Arc<Analyse>,
 }
 
 impl Engine {
-    /// The project's own engine, `morris-engine`.
+    /// The project's own engine, `morris-engine`, without tablebases.
     pub fn builtin() -> Engine {
+        Engine::with_tables(None)
+    }
+
+    /// The project's own engine probing `tables`: it plays the positions they hold perfectly
+    /// (the strongest level; weaker ones in the moving phase), and hints and scores there
+    /// come from the tables, exactly.
+    pub fn with_tables(tables: Option<Arc<dyn Probe>>) -> Engine {
+        let for_play = tables.clone();
         Engine {
-            best_ply: morris_engine::best_ply,
-            analyse: |game, time| {
+            best_ply: Arc::new(move |game, level, time, seed| {
+                morris_engine::best_ply_with(game, level, time, seed, for_play.clone())
+            }),
+            analyse: Arc::new(move |game, time| {
+                if let Some(exact) = tables.as_deref().and_then(|t| table_scores(game, t)) {
+                    return exact;
+                }
                 morris_engine::analyse(game, time)
                     .into_iter()
                     .map(|(ply, score)| (ply, score.to_string()))
                     .collect()
-            },
+            }),
         }
     }
+}
+
+/// Every legal ply scored by the tables, when they hold every position reached and no draw
+/// rule of the game ends it first.
+fn table_scores(game: &Game, tables: &dyn Probe) -> Option<Vec<(Ply, String)>> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    let pos = game.position();
+    let scored = morris_engine::score_plies(pos, |c| tables.probe(c).ok_or(())).ok()?;
+    scored
+        .into_iter()
+        .map(|(ply, value)| {
+            let mut next = game.clone();
+            next.play(ply).ok()?;
+            // A draw by the game's own rules (repetition, N-move rule) is what the ply gives.
+            let words = match next.outcome() {
+                Some(o) if o.winner.is_none() => "draw".to_string(),
+                _ => value.to_string(),
+            };
+            Some((ply, words))
+        })
+        .collect()
 }
 
 impl fmt::Debug for Engine {

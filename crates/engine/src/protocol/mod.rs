@@ -378,6 +378,9 @@ impl Session {
                         std::thread::sleep(Duration::from_millis(1));
                     }
                 }
+                for problem in engine.take_tablebase_problems() {
+                    out.line(&format!("info string tablebase: {}", printable(&problem)));
+                }
                 let best = result
                     .best
                     .map_or_else(|| "none".to_string(), |p| p.display(board).to_string());
