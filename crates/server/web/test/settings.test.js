@@ -38,8 +38,18 @@ test('each ply has its cue, and every cue has notes', () => {
   for (const cue of ['place', 'slide', 'mill', 'end']) assert.ok(NOTES[cue].length > 0, cue);
 });
 
-test('sounds that are off, or without Web Audio, do nothing and throw nothing', () => {
-  assert.equal(play('mill', 'off'), undefined);
-  assert.equal(typeof AudioContext, 'undefined');
+test('the notes are soft and short: audible pitches, at most the volume chosen', () => {
+  for (const [cue, notes] of Object.entries(NOTES)) {
+    for (const [at, freq, length, , share] of notes) {
+      assert.ok(at >= 0 && at < 1, `${cue} starts within a second`);
+      assert.ok(freq >= 100 && freq <= 2000, `${cue} ${freq} Hz`);
+      assert.ok(length > 0 && length <= 0.6, `${cue} lasts ${length} s`);
+      assert.ok(share > 0 && share <= 1, `${cue} share ${share}`);
+    }
+  }
+});
+
+test('before a person has pressed anything, a cue plays nothing and throws nothing', () => {
   assert.equal(play('mill', 'normal'), undefined);
+  assert.equal(play('end', 'off'), undefined);
 });
