@@ -1,5 +1,6 @@
 //! The page in a real headless Chromium, driven through chromedriver: a whole game against
-//! level 1 by clicking the board, and a friend game between two browsers.
+//! level 1 by clicking the board, a friend game between two browsers, and the board and the
+//! status fitting the window with the language switch.
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`).
 //! Without chromedriver the tests say so and pass, unless `CI=true`, where they fail.
@@ -101,9 +102,11 @@ async fn browser(driver: &Driver, profile: &Path) -> Client {
         "--disable-component-update".into(),
         "--disable-sync".into(),
         "--window-size=1280,900".into(),
+        // The page follows the browser's languages: the tests read its English words.
+        "--lang=en-US".into(),
     ];
     args.push(format!("--user-data-dir={}", profile.display()));
-    let mut options = json!({ "args": args });
+    let mut options = json!({ "args": args, "prefs": { "intl.accept_languages": "en-US,en" } });
     if let Some(chromium) = find_program("chromium") {
         options["binary"] = json!(chromium);
     }
@@ -406,4 +409,102 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(profile_a);
     let _ = std::fs::remove_dir_all(profile_b);
+}
+
+/// Waits until the element `id` shows `text`.
+async fn wait_text(client: &Client, id: &str, text: &str) {
+    let started = Instant::now();
+    loop {
+        let shown = text_of(client, id).await;
+        if shown == text {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "#{id} shows {text:?} (it shows {shown:?})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_and_the_status_fit_the_window_and_the_language_switch_changes_the_words() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let server = Server::in_memory().await;
+    let driver = start_driver(&program).await;
+    let profile = common::temp_dir("chromium-fit");
+    let client = browser(&driver, &profile).await;
+    let id = new_game(&client, &server, json!({"opponent": "local"})).await;
+    page_at(&client, 1).await;
+
+    // A phone held sideways, a phone upright, a small window, a desktop.
+    // The window's frame takes room of its own: size the window so that the page gets the size.
+    let frame = client
+        .execute(
+            "return [outerWidth - innerWidth, outerHeight - innerHeight];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let frame = |i: usize| u32::try_from(frame[i].as_u64().unwrap()).unwrap();
+    for (width, height) in [(844, 390), (390, 844), (860, 700), (1440, 900)] {
+        client
+            .set_window_size(width + frame(0), height + frame(1))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let inner = client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .unwrap();
+        assert_eq!(
+            inner,
+            json!([width, height]),
+            "the page is {width}x{height}"
+        );
+        let outside = client
+            .execute(
+                "return ['board', 'turn', 'status'].filter((id) => {
+                   const r = document.getElementById(id).getBoundingClientRect();
+                   return r.height === 0 || r.top < 0 || r.left < 0 ||
+                     r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
+                 }).map((id) => `${id} at ${innerWidth}x${innerHeight}: ` +
+                   JSON.stringify(document.getElementById(id).getBoundingClientRect()));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            outside,
+            json!([]),
+            "the board, whose turn and what to do are in view at {width}x{height}"
+        );
+    }
+
+    wait_text(&client, "btn-new", "New game").await;
+    wait_text(&client, "status", "White: Place a piece.").await;
+    let switch = "const [lang] = arguments;
+                  const s = document.getElementById('lang');
+                  s.value = lang;
+                  s.dispatchEvent(new Event('change', { bubbles: true }));";
+    client.execute(switch, vec![json!("de")]).await.unwrap();
+    wait_text(&client, "btn-new", "Neues Spiel").await;
+    wait_text(&client, "status", "Weiß: Setze einen Stein.").await;
+    wait_text(&client, "variant-title", "Mühle").await;
+    // The choice is kept by the browser: a new visit speaks German at once.
+    client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+    page_at(&client, 1).await;
+    wait_text(&client, "turn", "Weiß ist am Zug").await;
+    let lang = client
+        .execute("return document.documentElement.lang;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(lang, json!("de"));
+    client.execute(switch, vec![json!("en")]).await.unwrap();
+    wait_text(&client, "btn-new", "New game").await;
+    client.close().await.unwrap();
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(profile);
 }

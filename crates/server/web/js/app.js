@@ -3,12 +3,18 @@
 
 import { api, tokens, Live } from './api.js';
 import { Board } from './board.js';
-import { PlyBuilder, parsePly, other, replay, sideOf, describePly, applyPly, handAfter } from './plies.js';
-import { renderPlayer, renderMoves, renderAnalysis, bottomColor, scoreWords } from './panels.js';
+import { PlyBuilder, parsePly, other, replay, describePly, applyPly, handAfter } from './plies.js';
+import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels.js';
+import { scoreWords } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
+import { errorKey } from './errors.js';
+import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
+import { play as playSound, cueOf, unlockOnGesture } from './sound.js';
+import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
+import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-const cap = (color) => (color === 'white' ? 'White' : 'Black');
+const cap = (color) => t(`color.${color}`);
 const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
 const state = {
@@ -30,18 +36,14 @@ const state = {
   review: null, // number of plies shown while looking back; null: the live position
   inviteHidden: false,
   live: null,
+  missing: null, // the key of why the game of the address cannot be shown, or null
+  settings: loadSettings(),
 };
 
 let board;
 let dialogs;
 
 // ----- derived facts -----
-
-/** The colour that played ply `i` of the game. */
-function colorOfPly(game, i) {
-  const first = sideOf(game.start).turn;
-  return i % 2 === 0 ? first : other(first);
-}
 
 /** Whether this browser may make a ply now. */
 function canMove() {
@@ -69,15 +71,31 @@ function bestGrade(plies) {
   return best;
 }
 
+/** The variant's name in the page's language. */
+const variantTitle = (v) => t(`variant.${v.name}`);
+
+/** The end of a game in words, from its reason (the server's own text is for programs). */
+function resultWords(result) {
+  const params = {
+    winner: result.winner ? cap(result.winner) : '',
+    loser: result.winner ? cap(other(result.winner)) : '',
+  };
+  const known = ['fewer_than_three', 'blocked', 'line', 'repetition', 'n_move_rule', 'full_board', 'resignation', 'agreement'];
+  let text = known.includes(result.reason) ? t(`result.${result.reason}`, params) : t('result.other');
+  if (result.winner) text += ` ${t('result.wins', { color: cap(result.winner) })}`;
+  return text;
+}
+
 // ----- rendering -----
 
 function render() {
   const g = state.game;
   const v = state.variant;
   if (!v) return;
+  renderMissing();
   board.setVariant(v);
   $('board').dataset.version = String(g ? g.version : 0);
-  $('variant-title').textContent = v.title;
+  $('variant-title').textContent = state.missing ? '' : variantTitle(v);
   renderBoard();
 
   const bottom = bottomColor(state.you);
@@ -94,7 +112,7 @@ function render() {
   $('rev-live').hidden = state.review === null;
   renderAnalysisPanel();
   renderInvite();
-  document.title = g ? `${statusTurn()} · Morris` : 'Morris';
+  document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
 }
 
 /** Pieces in hand and on the board for the position shown (live or looked back at). */
@@ -140,19 +158,19 @@ function renderBoard() {
   if (live) {
     // Legal clicks of the current step; for watchers, only the analysis colours of step one.
     const b = mine ? state.builder : new PlyBuilder(g.legal);
-    for (const [pt, t] of b.targets()) {
+    for (const [pt, target] of b.targets()) {
       if (mine) {
         add(pt, 'target');
-        if (t.kind === 'piece') add(pt, 'movable');
-        if (t.kind === 'remove') add(pt, 'removable');
-        labels.set(pt, { piece: 'can move', remove: 'can be removed' }[t.kind] ?? 'legal target');
+        if (target.kind === 'piece') add(pt, 'movable');
+        if (target.kind === 'remove') add(pt, 'removable');
+        labels.set(pt, t(`point.${{ piece: 'can_move', remove: 'can_remove' }[target.kind] ?? 'target'}`));
       }
-      const grade = bestGrade(t.plies);
+      const grade = bestGrade(target.plies);
       if (grade) add(pt, 'graded', `grade-${grade}`);
     }
     if (mine && state.builder.step === 'to') {
       add(state.builder.from, 'selected');
-      labels.set(state.builder.from, 'selected');
+      labels.set(state.builder.from, t('point.selected'));
       // The other pieces stay movable: a click on one picks it instead.
       for (const pt of state.builder.movable()) if (pt !== state.builder.from) add(pt, 'movable');
     }
@@ -178,22 +196,25 @@ function renderBoard() {
 /** "Your move · White", "Black to move", "Game over". */
 function statusTurn() {
   const g = state.game;
-  if (!g) return 'No game';
-  if (g.status === 'over') return 'Game over';
-  if (state.you === g.turn) return `Your move · ${cap(g.turn)}`;
-  return `${cap(g.turn)} to move`;
+  if (!g) return t('status.no_game');
+  if (g.status === 'over') return t('status.over');
+  if (state.you === g.turn) return t('status.your_move', { color: cap(g.turn) });
+  return t('status.to_move', { color: cap(g.turn) });
 }
 
 function stepWords() {
   const g = state.game;
   const b = state.builder;
-  const who = state.you === 'both' ? `${cap(g.turn)}: ` : '';
-  if (b.step === 'remove') return `${who}Mill! Remove a ${other(g.turn)} piece.`;
-  if (b.step === 'to') return `${who}Move the piece on ${b.from} where?`;
-  const kinds = new Set([...b.targets().values()].map((t) => t.kind));
-  if (kinds.has('place') && kinds.has('piece')) return `${who}Place a piece, or pick one up to move it.`;
-  if (kinds.has('place')) return `${who}Place a piece.`;
-  return `${who}Choose a piece to move.`;
+  let step;
+  if (b.step === 'remove') step = t(`step.remove_${other(g.turn)}`);
+  else if (b.step === 'to') step = t('step.to', { point: b.from ?? '' });
+  else {
+    const kinds = new Set([...b.targets().values()].map((target) => target.kind));
+    if (kinds.has('place') && kinds.has('piece')) step = t('step.place_or_move');
+    else if (kinds.has('place')) step = t('step.place');
+    else step = t('step.move');
+  }
+  return state.you === 'both' ? t('step.who', { color: cap(g.turn), step }) : step;
 }
 
 function renderStatus() {
@@ -205,24 +226,25 @@ function renderStatus() {
   status.classList.toggle('over', g?.status === 'over');
   status.classList.toggle('thinking', Boolean(g?.thinking));
   let text = '';
-  if (!g) text = 'Start a new game, or import a record.';
-  else if (g.status === 'over' && g.result) {
-    text = `${g.result.text}.`.replace(/\.\.$/, '.');
-    if (g.result.winner) text += ` ${cap(g.result.winner)} wins.`;
-  } else if (state.review !== null) text = `Looking back at ply ${state.review} of ${g.moves.length}.`;
-  else if (g.thinking) text = 'Computer is thinking…';
-  else if (state.busy) text = 'Sending…';
+  if (!g) text = t('status.start');
+  else if (g.status === 'over' && g.result) text = resultWords(g.result);
+  else if (state.review !== null) text = t('status.review', { ply: state.review, total: g.moves.length });
+  else if (g.thinking) text = t('status.thinking');
+  else if (state.busy) text = t('status.sending');
   else if (canMove()) text = stepWords();
-  else if (!state.you) text = 'You are watching this game.';
+  else if (!state.you) text = t('status.watching');
   else {
     const p = g.players?.[g.turn];
-    text = p?.kind === 'computer' ? 'The computer is to move.' : `Waiting for ${p?.name || cap(g.turn)}…`;
+    text = p?.kind === 'computer' ? t('status.computer_to_move') : t('status.waiting', { name: p?.name || cap(g.turn) });
   }
   status.textContent = text;
 
   const hint = $('hint-text');
   hint.hidden = !state.hint;
-  if (state.hint) hint.textContent = `Hint: ${state.hint.ply.text}${state.hint.score ? ` (${scoreWords(state.hint.score)})` : ''}`;
+  if (state.hint) {
+    const score = scoreWords(state.hint.score);
+    hint.textContent = score ? t('hint.text_score', { ply: state.hint.ply.text, score }) : t('hint.text', { ply: state.hint.ply.text });
+  }
 
   // A pending draw offer: the other side (or either, on one device) answers it.
   const offer = g?.status === 'playing' ? g.draw_offer : null;
@@ -230,7 +252,7 @@ function renderStatus() {
   box.hidden = !offer;
   if (offer) {
     const mineOffer = state.you === offer;
-    $('draw-offer-text').textContent = mineOffer ? 'You offered a draw.' : `${cap(offer)} offers a draw.`;
+    $('draw-offer-text').textContent = mineOffer ? t('draw.you_offered') : t('draw.offers', { color: cap(offer) });
     const answer = hasSeat() && !mineOffer;
     $('btn-draw-accept').hidden = !answer;
     $('btn-draw-decline').hidden = !answer;
@@ -239,20 +261,19 @@ function renderStatus() {
 
 function renderButtons() {
   const g = state.game;
-  const playing = g?.status === 'playing';
   const seat = hasSeat();
+  const you = seat ? state.you : null;
+  // Only what can work now is offered; nothing while the computer thinks.
   const set = (id, enabled) => {
     $(id).disabled = !enabled || state.busy;
   };
-  set('btn-takeback', seat && g?.moves.length > 0 && !g.thinking);
-  // The server gives no hints or analyses in a game against a friend while it is played.
-  const coaching = playing && g.opponent !== 'friend';
-  set('btn-hint', coaching && g.legal.length > 0);
-  set('btn-analysis', coaching);
-  set('btn-resign', seat && playing);
+  set('btn-takeback', canTakeBack(g, you));
+  set('btn-hint', canCoach(g) && g.legal.length > 0);
+  set('btn-analysis', canCoach(g) || state.analysisOn);
+  set('btn-resign', canEnd(g, you));
   const offered = g?.draw_offer && g.draw_offer === state.you;
-  set('btn-draw', seat && playing && !g.draw_offer);
-  $('btn-draw').textContent = offered ? 'Draw offered' : 'Offer draw';
+  set('btn-draw', canOfferDraw(g, you));
+  $('btn-draw').textContent = offered ? t('action.draw_offered') : t('action.draw');
   set('btn-export', Boolean(g));
   $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
   $('controls').classList.toggle('spectator', Boolean(g) && !seat);
@@ -307,11 +328,15 @@ function apply(game) {
   if (grew) {
     const text = game.moves[game.moves.length - 1];
     if (!state.inFlight || state.inFlight.text !== text) state.anim = parsePly(text);
-    said.push(`${describePly(text, colorOfPly(game, game.moves.length - 1))}.`);
+    if (game.status !== 'over') playSound(cueOf(parsePly(text)), state.settings.sound);
+    said.push(describePly(text, colorOfPly(game, game.moves.length - 1)));
   }
-  if (game.status === 'over' && game.result && old?.status !== 'over') said.push(`${game.result.text}.`);
+  if (game.status === 'over' && game.result && old?.status !== 'over') {
+    said.push(resultWords(game.result));
+    if (old) playSound('end', state.settings.sound);
+  }
   if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
-    showNotice('Your draw offer was declined.');
+    showNotice(t('draw.declined'));
   }
   if (said.length) announce(said.join(' '));
 
@@ -335,11 +360,14 @@ async function openGame(id, initial = null) {
   Object.assign(state, {
     id, token: tokens.get(id), you: null, game: null, builder: new PlyBuilder([]), inFlight: null,
     hint: null, preview: null, analysis: null, review: null, inviteHidden: false, busy: false,
+    missing: null,
   });
   try {
     apply(initial ?? (await api.game(id, state.token)));
   } catch (err) {
-    showError(err.status === 404 ? 'There is no game at this address.' : err.message);
+    // A game that cannot be shown gets a screen of its own, with only what makes sense.
+    state.missing = err.status === 404 ? 'error.no_game' : errorKey(err.status ?? -1, err.message);
+    render();
     return;
   }
   if (state.token && state.you) tokens.setLast(id);
@@ -349,8 +377,8 @@ async function openGame(id, initial = null) {
 function setConnection(s) {
   const c = $('conn');
   c.dataset.state = s;
-  c.textContent = s === 'live' ? 'Live' : 'Reconnecting…';
-  c.title = s === 'live' ? 'Live updates are on' : 'Connection lost: checking every 2 seconds';
+  c.textContent = s === 'live' ? t('conn.live') : t('conn.offline');
+  c.title = s === 'live' ? t('conn.live_title') : t('conn.offline_title');
 }
 
 /** The route: `/g/{id}[?t=TOKEN]` opens a game; anything else shows the new-game dialog. */
@@ -358,7 +386,7 @@ async function route() {
   const m = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
   if (!m) {
     state.live?.stop();
-    Object.assign(state, { id: null, game: null, you: null, token: null, review: null });
+    Object.assign(state, { id: null, game: null, you: null, token: null, review: null, missing: null });
     const last = tokens.last();
     const resume = $('resume');
     resume.hidden = !last;
@@ -403,7 +431,7 @@ async function act(request) {
   } catch (err) {
     state.inFlight = null;
     state.builder.reset();
-    showError(err.message);
+    showError(errorText(err));
     return false;
   } finally {
     state.busy = false;
@@ -428,7 +456,7 @@ async function fetchAnalysis() {
     if (positionKey(state.game) === key) state.analysis = { key, data };
   } catch (err) {
     state.analysisOn = false;
-    showError(err.message);
+    showError(errorText(err));
   }
   render();
 }
@@ -511,6 +539,28 @@ function announce(text) {
   });
 }
 
+/** A refusal of the API, or a failure to reach it, as a sentence in the page's language. */
+const errorText = (err) => t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+
+/** The screen of an address whose game cannot be shown, instead of an empty board. */
+function renderMissing() {
+  const missing = state.missing;
+  $('missing').hidden = !missing;
+  document.querySelector('.layout').hidden = Boolean(missing);
+  if (!missing) return;
+  const notFound = missing === 'error.no_game';
+  $('missing-title').textContent = t(notFound ? 'missing.title' : 'missing.failed_title');
+  $('missing-text').textContent = notFound ? t('missing.text') : t(missing);
+  $('missing-retry').hidden = notFound;
+  const last = tokens.last();
+  const resume = $('missing-resume');
+  resume.hidden = !last || last === state.id;
+  if (!resume.hidden) resume.href = `/g/${encodeURIComponent(last)}`;
+}
+
+/** Whether this browser plays a game that is on: leaving it asks first. */
+const inGame = () => Boolean(state.game?.status === 'playing' && hasSeat() && state.game.moves.length > 0);
+
 let errorTimer;
 /** The dismissible banner: server errors, and (as a notice) news that is not an error. */
 function showError(message, kind = 'error') {
@@ -527,8 +577,16 @@ const showNotice = (message) => showError(message, 'notice');
 
 function wireButtons() {
   const on = (id, fn) => $(id).addEventListener('click', fn);
-  on('btn-new', () => dialogs.openNewGame(state.variant?.name));
-  on('btn-import', () => dialogs.openImport());
+  on('btn-new', async () => {
+    if (inGame() && !(await dialogs.confirm(t('confirm.new'), t('confirm.new_yes')))) return;
+    dialogs.openNewGame(state.variant?.name);
+  });
+  on('btn-import', async () => {
+    if (inGame() && !(await dialogs.confirm(t('confirm.new'), t('confirm.new_yes')))) return;
+    dialogs.openImport();
+  });
+  on('missing-new', () => dialogs.openNewGame(state.variant?.name));
+  on('missing-retry', () => route());
   on('btn-takeback', () => act(() => api.takeback(state.id, state.token)));
   on('btn-hint', async () => {
     const key = positionKey(state.game);
@@ -536,10 +594,10 @@ function wireButtons() {
       const res = await api.hint(state.id);
       if (positionKey(state.game) !== key) return;
       state.hint = { ply: parsePly(res.move), score: res.score };
-      announce(`Hint: ${res.move}`);
+      announce(t('hint.text', { ply: res.move }));
       render();
     } catch (err) {
-      showError(err.message);
+      showError(errorText(err));
     }
   });
   on('btn-analysis', () => {
@@ -549,13 +607,16 @@ function wireButtons() {
     render();
   });
   on('btn-resign', async () => {
-    if (await dialogs.confirm('Resign this game?', 'Resign')) act(() => api.resign(state.id, state.token));
+    if (await dialogs.confirm(t('confirm.resign'), t('confirm.resign_yes'))) act(() => api.resign(state.id, state.token));
   });
   on('btn-draw', async () => {
+    // The computer answers at once, and may end the game by accepting.
+    const computer = state.game?.opponent === 'computer';
+    if (computer && !(await dialogs.confirm(t('confirm.draw_computer'), t('confirm.draw_yes')))) return;
     if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
     // The computer answers at once: an offer that is gone from a game still on was declined.
     const g = state.game;
-    if (g.status === 'playing' && !g.draw_offer) showNotice('The draw offer was declined.');
+    if (g.status === 'playing' && !g.draw_offer) showNotice(t('draw.declined'));
   });
   on('btn-draw-accept', () => act(() => api.draw(state.id, state.token, 'accept')));
   on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
@@ -563,7 +624,7 @@ function wireButtons() {
     try {
       dialogs.openExport(state.id, await api.record(state.id));
     } catch (err) {
-      showError(err.message);
+      showError(errorText(err));
     }
   });
   on('error-close', () => {
@@ -576,7 +637,7 @@ function wireButtons() {
   for (const [button, input] of [['copy-invite', 'invite-link'], ['copy-watch', 'watch-link']]) {
     on(button, async (e) => {
       const b = e.currentTarget;
-      flash(b, (await copyText($(input).value)) ? 'Copied' : 'Copy failed');
+      flash(b, (await copyText($(input).value)) ? t('copy.done') : t('copy.failed'));
     });
   }
   on('rev-first', () => reviewTo(0));
@@ -585,8 +646,92 @@ function wireButtons() {
   on('rev-live', () => reviewTo(null));
 }
 
+const systemDark = window.matchMedia('(prefers-color-scheme: dark)');
+
+/** Draws the page as the settings say: theme, coordinates, dots, side and speed. */
+function applySettings() {
+  const s = state.settings;
+  const root = document.documentElement;
+  root.dataset.theme = resolveTheme(s.theme, systemDark.matches);
+  root.dataset.coords = s.coords ? 'on' : 'off';
+  root.dataset.dots = s.dots ? 'on' : 'off';
+  board.setView(s.flip, SPEED_FACTOR[s.speed]);
+}
+
+/** The settings dialog: every change is drawn and kept at once. */
+function wireSettings() {
+  const dialog = $('settings');
+  const form = dialog.querySelector('form');
+  const fill = () => {
+    const s = state.settings;
+    for (const key of ['flip', 'coords', 'dots']) form.elements[key].checked = s[key];
+    for (const key of ['speed', 'sound', 'theme']) form.elements[key].value = s[key];
+  };
+  form.addEventListener('change', () => {
+    const f = form.elements;
+    state.settings = readSettings({
+      flip: f.flip.checked, coords: f.coords.checked, dots: f.dots.checked,
+      speed: f.speed.value, sound: f.sound.value, theme: f.theme.value,
+    });
+    saveSettings(state.settings);
+    applySettings();
+    render();
+    // A sample, so that the volume chosen is heard (and audio is allowed by this click).
+    playSound('place', state.settings.sound);
+  });
+  $('btn-settings').addEventListener('click', () => {
+    fill();
+    dialog.showModal();
+  });
+  systemDark.addEventListener('change', applySettings);
+}
+
+/** Fills the language switch and follows it: the page's words change at once. */
+function wireLanguage() {
+  const select = $('lang');
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const o = document.createElement('option');
+    o.value = code;
+    o.textContent = name;
+    o.lang = code;
+    select.append(o);
+  }
+  select.value = language();
+  select.addEventListener('change', async () => {
+    const code = select.value;
+    if (!isLanguage(code)) return;
+    try {
+      await loadLanguage(code);
+    } catch {
+      select.value = language();
+      return;
+    }
+    saveLanguage(code);
+    retranslate();
+  });
+}
+
+/** Sets every text of the page again in the language in use. */
+function retranslate() {
+  translatePage(document);
+  dialogs.setVariants([...state.variants.values()]);
+  if (state.live) setConnection($('conn').dataset.state);
+  render();
+}
+
 async function main() {
+  const lang = startLanguage();
+  try {
+    await loadLanguage(lang);
+  } catch {
+    if (lang !== 'en') await loadLanguage('en');
+  }
+  translatePage(document);
+  wireLanguage();
   board = new Board($('board'), boardHandlers);
+  applySettings();
+  wireSettings();
+  unlockOnGesture();
   dialogs = new Dialogs(createGame);
   wireButtons();
   document.addEventListener('keydown', (e) => {
@@ -606,7 +751,7 @@ async function main() {
     dialogs.setVariants(variants);
     state.variant = state.variants.get('nine') ?? variants[0];
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
     return;
   }
   await route();

@@ -6,6 +6,8 @@
 // carrying what the tests read: data-point and the classes piece-white/black, target,
 // movable, removable, selected, last), and the piece being dragged.
 
+import { t } from './i18n.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // user units between neighbouring grid lines
 const MARGIN = 92;
@@ -41,6 +43,8 @@ export class Board {
     this.marksKey = { last: '', hint: '' };
     this.suppressClickUntil = 0;
     this.drag = null;
+    this.flipped = false;
+    this.speed = 1; // a factor of every animation's length; 0: none
     svg.addEventListener('click', (e) => this.onClick(e));
     svg.addEventListener('keydown', (e) => this.onKey(e));
     svg.addEventListener('pointerdown', (e) => this.onPointerDown(e));
@@ -50,6 +54,24 @@ export class Board {
     });
     this.onMove = (e) => this.onPointerMove(e);
     this.onUp = (e) => this.onPointerUp(e);
+  }
+
+  /**
+   * How the board is drawn: `flipped` turns it round (Black at the bottom), `speed` scales
+   * the animations (0 turns them off). A change of side redraws the board.
+   */
+  setView(flipped, speed) {
+    this.speed = speed;
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    const variant = this.variant;
+    this.variant = null;
+    if (variant) this.setVariant(variant);
+  }
+
+  /** Whether pieces move, and how long `ms` of a normal animation lasts now. */
+  moving(ms) {
+    return reducedMotion.matches || !Element.prototype.animate || this.speed === 0 ? 0 : ms * this.speed;
   }
 
   /** Draws the empty board of a variant from `GET /api/variants` data. */
@@ -68,10 +90,11 @@ export class Board {
     this.radius = variant.size <= 3 ? 30 : 36;
     this.defs(svg);
 
-    const at = (name) => ({
-      x: (name.charCodeAt(0) - 97) * UNIT,
-      y: (variant.size - Number(name.slice(1))) * UNIT,
-    });
+    const at = (name) => {
+      const x = (name.charCodeAt(0) - 97) * UNIT;
+      const y = (variant.size - Number(name.slice(1))) * UNIT;
+      return this.flipped ? { x: span - x, y: span - y } : { x, y };
+    };
     const pad = MARGIN - 18;
     svgEl('rect', { class: 'wood', x: -pad, y: -pad, width: span + 2 * pad, height: span + 2 * pad, rx: 18 }, svg);
     svgEl('rect', { class: 'grain', x: -pad, y: -pad, width: span + 2 * pad, height: span + 2 * pad, rx: 18, filter: 'url(#grain)' }, svg);
@@ -93,12 +116,12 @@ export class Board {
     const files = new Set(variant.points.map((n) => n[0]));
     const ranks = new Set(variant.points.map((n) => n.slice(1)));
     for (const f of files) {
-      const t = svgEl('text', { x: at(`${f}1`).x, y: span + MARGIN - 30 }, labels);
-      t.textContent = f;
+      const label = svgEl('text', { x: at(`${f}1`).x, y: span + MARGIN - 30 }, labels);
+      label.textContent = f;
     }
     for (const r of ranks) {
-      const t = svgEl('text', { x: -MARGIN + 30, y: at(`a${r}`).y + 1 }, labels);
-      t.textContent = r;
+      const label = svgEl('text', { x: -MARGIN + 30, y: at(`a${r}`).y + 1 }, labels);
+      label.textContent = r;
     }
 
     this.lastLayer = svgEl('g', { class: 'marks' }, svg);
@@ -169,7 +192,9 @@ export class Board {
       const g = p.g;
       g.setAttribute('class', ['point', color ? `piece-${color}` : 'empty', ...classes].join(' '));
       const extra = view.labels?.get(name);
-      g.setAttribute('aria-label', `${name}, ${color ? `${color} piece` : 'empty'}${extra ? `, ${extra}` : ''}`);
+      const words = [name, t(color ? `point.${color}` : 'point.empty')];
+      if (extra) words.push(extra);
+      g.setAttribute('aria-label', words.join(', '));
     }
     this.renderMarks('last', this.lastLayer, view.last, true);
     this.renderMarks('hint', this.hintLayer, view.hint, false);
@@ -238,7 +263,7 @@ export class Board {
 
   /** Slides or drops the piece of a ply and fades out the pieces it removed. */
   animate(anim, removedColors) {
-    if (reducedMotion.matches || !Element.prototype.animate) return;
+    if (!this.moving(1)) return;
     const to = this.points.get(anim.to);
     const piece = this.pieces.get(anim.to);
     if (to && piece) {
@@ -247,12 +272,12 @@ export class Board {
         const from = this.points.get(anim.from);
         piece.g.animate(
           [{ transform: `translate(${from.x}px, ${from.y}px)` }, { transform: end }],
-          { duration: 220, easing: 'cubic-bezier(.3,.7,.3,1)' },
+          { duration: this.moving(220), easing: 'cubic-bezier(.3,.7,.3,1)' },
         );
       } else {
         piece.g.animate(
           [{ transform: `${end} scale(1.3)`, opacity: 0 }, { transform: end, opacity: 1 }],
-          { duration: 200, easing: 'ease-out' },
+          { duration: this.moving(200), easing: 'ease-out' },
         );
       }
     }
@@ -264,7 +289,7 @@ export class Board {
       const at = `translate(${p.x}px, ${p.y}px)`;
       const a = ghost.animate(
         [{ transform: `${at} scale(1)`, opacity: 1 }, { transform: `${at} scale(0.55)`, opacity: 0 }],
-        { duration: 320, delay: anim.to ? 160 : 0, easing: 'ease-in', fill: 'forwards' },
+        { duration: this.moving(320), delay: anim.to ? this.moving(160) : 0, easing: 'ease-in', fill: 'forwards' },
       );
       a.onfinish = () => ghost.remove();
     }
@@ -384,11 +409,11 @@ export class Board {
     this.h.onDrop(d.name, target && target !== d.name ? target : null);
     // A drop that was refused leaves the piece at home: glide it back from where it was let go.
     const home = this.pieces.get(d.name);
-    if (home && home.g === d.piece && d.at && !reducedMotion.matches) {
+    if (home && home.g === d.piece && d.at && this.moving(1)) {
       const p = this.points.get(d.name);
       home.g.animate(
         [{ transform: `translate(${d.at.x}px, ${d.at.y}px)` }, { transform: `translate(${p.x}px, ${p.y}px)` }],
-        { duration: 180, easing: 'ease-out' },
+        { duration: this.moving(180), easing: 'ease-out' },
       );
     }
   }

@@ -1,5 +1,8 @@
 // The <dialog>s: new game, import, export and confirm; and the clipboard and download helpers.
 
+import { t } from './i18n.js';
+import { errorKey } from './errors.js';
+
 const $ = (id) => document.getElementById(id);
 
 /** Copies text to the clipboard; falls back to a hidden selection where the API is missing. */
@@ -77,7 +80,7 @@ function wireForm(dialog, build, create) {
       await create(options);
       dialog.close();
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
       error.hidden = false;
     } finally {
       submit.disabled = false;
@@ -119,7 +122,7 @@ export class Dialogs {
 
     $('export-close').addEventListener('click', () => this.exporter.close());
     $('export-copy').addEventListener('click', async (e) => {
-      flash(e.currentTarget, (await copyText($('record-text').value)) ? 'Copied' : 'Copy failed');
+      flash(e.currentTarget, (await copyText($('record-text').value)) ? t('copy.done') : t('copy.failed'));
     });
     $('export-download').addEventListener('click', () => download(this.exportName, $('record-text').value));
     // Clicking the backdrop of a modal closes it, as users expect.
@@ -138,7 +141,7 @@ export class Dialogs {
     for (const v of variants) {
       const o = document.createElement('option');
       o.value = v.name;
-      o.textContent = v.title;
+      o.textContent = t(`variant.${v.name}`);
       select.append(o);
     }
     if (keep && variants.some((v) => v.name === keep)) select.value = keep;

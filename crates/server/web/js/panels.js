@@ -2,6 +2,8 @@
 // list, and the analysis list. Everything the server or a user wrote goes in as textContent.
 
 import { other, sideOf } from './plies.js';
+import { scoreWords } from './format.js';
+import { t } from './i18n.js';
 
 /** Creates an HTML element with a class and text. */
 export function h(tag, className = '', text = '') {
@@ -11,7 +13,7 @@ export function h(tag, className = '', text = '') {
   return e;
 }
 
-const cap = (color) => (color === 'white' ? 'White' : 'Black');
+const cap = (color) => t(`color.${color}`);
 
 /** Which colour sits at the bottom: the viewer's own, else White. */
 export function bottomColor(you) {
@@ -33,23 +35,29 @@ export function renderPlayer(el, color, game, you, counts) {
   const who = h('div', 'who');
   who.append(h('span', `disc big ${color}`));
   const names = h('div', 'names');
-  names.append(h('span', 'name', player?.name || cap(color)));
-  let role = cap(color);
-  if (player?.kind === 'computer') role += ` · Computer${player.level ? `, level ${player.level}` : ''}`;
-  if (you === color || you === 'both') role += ' · You';
-  names.append(h('span', 'role', role));
+  // The computer's name is the server's word for it: shown in the page's language instead.
+  const computer = player?.kind === 'computer';
+  names.append(h('span', 'name', computer ? t('player.computer') : player?.name || cap(color)));
+  const role = [cap(color)];
+  if (computer) role.push(player.level ? t('player.computer_level', { level: player.level }) : t('player.computer'));
+  if (you === color || you === 'both') role.push(t('player.you'));
+  const roleEl = h('span', 'role', role.join(' · '));
+  // Drawn after the role by CSS while it applies.
+  roleEl.dataset.winner = t('player.winner');
+  roleEl.dataset.thinking = t('player.thinking');
+  names.append(roleEl);
   who.append(names);
   el.append(who);
 
   const { inHand, onBoard } = counts;
   const hand = h('div', 'hand');
-  hand.setAttribute('aria-label', `${inHand} in hand, ${onBoard} on the board`);
+  hand.setAttribute('aria-label', t('hand.label', { hand: inHand, board: onBoard }));
   const discs = h('div', 'discs');
   discs.setAttribute('aria-hidden', 'true');
   for (let i = 0; i < inHand; i++) discs.append(h('span', `disc ${color}`));
   hand.append(discs);
   const numbers = h('div', 'counts');
-  numbers.append(h('span', 'count', `${inHand} in hand`), h('span', 'count', `${onBoard} on board`));
+  numbers.append(h('span', 'count', t('hand.in', { count: inHand })), h('span', 'count', t('hand.on', { count: onBoard })));
   hand.append(numbers);
   el.append(hand);
   if (toMove) el.append(h('span', 'move-dot'));
@@ -74,7 +82,7 @@ export function renderMoves(list, game, reviewing, onPick) {
     else if (i === 0) li.dataset.num = `${number}…`;
     li.tabIndex = 0;
     li.setAttribute('role', 'button');
-    li.setAttribute('aria-label', `${number}${color === 'white' ? '.' : '…'} ${cap(color)} ${ply}`);
+    li.setAttribute('aria-label', t('moves.item', { number: `${number}${color === 'white' ? '.' : '…'}`, color: cap(color), ply }));
     const shown = reviewing ?? game.moves.length - 1;
     if (i === shown) li.classList.add('current');
     li.addEventListener('click', () => onPick(i));
@@ -94,42 +102,21 @@ export function renderMoves(list, game, reviewing, onPick) {
   if (focused !== null) list.querySelector(`[data-index="${focused}"]`)?.focus();
 }
 
-const GRADE_WORDS = {
-  best: 'Best',
-  good: 'Good',
-  inaccuracy: 'Inaccuracy',
-  mistake: 'Mistake',
-  blunder: 'Blunder',
-};
-
-/**
- * A score of the server in words: {kind: "cp", value: 35} → "+0.35", {kind: "mate", value: 7}
- * → "win in 7", {kind: "mate", value: -4} → "loss in 4".
- * @param {{kind: string, value: number} | null | undefined} score
- */
-export function scoreWords(score) {
-  if (!score || !Number.isFinite(score.value)) return '';
-  const n = score.value;
-  if (score.kind === 'mate') return n >= 0 ? `win in ${n}` : `loss in ${-n}`;
-  if (score.kind === 'cp') return `${n >= 0 ? '+' : '−'}${(Math.abs(n) / 100).toFixed(2)}`;
-  return '';
-}
-
 /** The analysis list: every legal ply with its score and grade, best first. */
 export function renderAnalysis(list, caption, data, onPick) {
   const focused = list.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   list.replaceChildren();
   if (!data) {
-    caption.textContent = 'Analysing…';
+    caption.textContent = t('analysis.working');
     return;
   }
   caption.textContent =
-    data.source === 'tablebase' ? 'Perfect play from the tablebase' : `Engine, depth ${data.depth}`;
+    data.source === 'tablebase' ? t('analysis.tablebase') : t('analysis.engine', { depth: data.depth });
   for (const m of data.moves) {
     const li = h('li', `grade-${m.grade}`);
     const b = h('button', 'analysis-move');
     b.type = 'button';
-    b.append(h('span', 'ply', m.move), h('span', 'score', scoreWords(m.score)), h('span', 'grade-word', GRADE_WORDS[m.grade] ?? m.grade));
+    b.append(h('span', 'ply', m.move), h('span', 'score', scoreWords(m.score)), h('span', 'grade-word', t(`grade.${m.grade}`)));
     b.dataset.move = m.move;
     b.addEventListener('click', () => onPick(m.move));
     li.append(b);

@@ -1,3 +1,5 @@
+// @ts-check
+import { t } from './i18n.js';
 // Plies in the project's notation, and the click-by-click steps that build one.
 //
 // The page knows no rules: every legal ply comes from the server (`legal`). A ply is
@@ -8,7 +10,20 @@
 //   step "remove": pick the piece(s) to remove, one click per removal;
 // and reports the full ply as soon as the clicks so far name exactly one.
 
-/** Splits a ply into `{text, from, to, removes}`; `from` is null for a placement. */
+/** @typedef {'white' | 'black'} Color */
+/**
+ * A ply taken apart: `from` is null for a placement.
+ * @typedef {{text: string, from: string | null, to: string, removes: string[]}} Ply
+ */
+/** @typedef {{from: string | null, to: string, removes: string[]}} Pending */
+/** @typedef {{kind: 'place' | 'piece' | 'to' | 'remove', plies: Ply[]}} Target */
+/** @typedef {Record<string, Color>} BoardMap */
+
+/**
+ * Splits a ply into `{text, from, to, removes}`; `from` is null for a placement.
+ * @param {string} text
+ * @returns {Ply}
+ */
 export function parsePly(text) {
   const [head, ...removes] = text.toLowerCase().split('x');
   const dash = head.indexOf('-');
@@ -17,21 +32,30 @@ export function parsePly(text) {
     : { text, from: head.slice(0, dash), to: head.slice(dash + 1), removes };
 }
 
+/** @type {(color: Color) => Color} */
 export const other = (color) => (color === 'white' ? 'black' : 'white');
 
 /** Builds one ply from clicks on points, given the legal plies of the position. */
 export class PlyBuilder {
+  /** @param {string[]} legal */
   constructor(legal) {
+    /** @type {Ply[]} */
     this.plies = legal.map(parsePly);
-    this.reset();
+    /** @type {string | null | undefined} undefined: not chosen; null: a placement; else a point */
+    this.from = undefined;
+    /** @type {string | undefined} */
+    this.to = undefined;
+    /** @type {string[]} */
+    this.removes = [];
   }
 
   reset() {
-    this.from = undefined; // undefined: not chosen; null: a placement; else a point
+    this.from = undefined;
     this.to = undefined;
     this.removes = [];
   }
 
+  /** @returns {'start' | 'to' | 'remove'} */
   get step() {
     if (this.to !== undefined) return 'remove';
     if (this.from !== undefined) return 'to';
@@ -43,7 +67,10 @@ export class PlyBuilder {
     return this.from !== undefined;
   }
 
-  /** The plies that agree with every choice made so far. */
+  /**
+   * The plies that agree with every choice made so far.
+   * @returns {Ply[]}
+   */
   matching() {
     return this.plies.filter((p) => {
       if (this.from !== undefined && p.from !== this.from) return false;
@@ -55,12 +82,16 @@ export class PlyBuilder {
   /**
    * The points that are a legal click in the current step, each with the plies through
    * it and its kind: "place", "piece" (a piece to move), "to" or "remove".
+   * @returns {Map<string, Target>}
    */
   targets() {
+    /** @type {Map<string, Target>} */
     const map = new Map();
+    /** @type {(point: string, kind: Target['kind'], ply: Ply) => void} */
     const add = (point, kind, ply) => {
-      if (!map.has(point)) map.set(point, { kind, plies: [] });
-      map.get(point).plies.push(ply);
+      let entry = map.get(point);
+      if (!entry) map.set(point, (entry = { kind, plies: [] }));
+      entry.plies.push(ply);
     };
     const step = this.step;
     for (const p of this.matching()) {
@@ -71,15 +102,23 @@ export class PlyBuilder {
     return map;
   }
 
-  /** The pieces that may be picked up (and dragged) right now. */
+  /**
+   * The pieces that may be picked up (and dragged) right now.
+   * @returns {Set<string>}
+   */
   movable() {
-    if (this.step === 'remove') return new Set();
-    return new Set(this.plies.filter((p) => p.from).map((p) => p.from));
+    /** @type {Set<string>} */
+    const set = new Set();
+    if (this.step === 'remove') return set;
+    for (const p of this.plies) if (p.from) set.add(p.from);
+    return set;
   }
 
   /**
    * Acts on a click on `point`. Returns `{ply}` when the ply is complete, `{changed: true}`
    * when a step was taken, or `{cancelled: true}` when the click undid the half-made ply.
+   * @param {string} point
+   * @returns {{ply?: string, changed?: boolean, cancelled?: boolean}}
    */
   choose(point) {
     const step = this.step;
@@ -111,7 +150,10 @@ export class PlyBuilder {
     return this.complete() ?? { changed: true };
   }
 
-  /** The ply if the choices so far name a whole one and no longer one extends them. */
+  /**
+   * The ply if the choices so far name a whole one and no longer one extends them.
+   * @returns {{ply: string} | null}
+   */
   complete() {
     if (this.to === undefined) return null;
     const m = this.matching();
@@ -120,16 +162,25 @@ export class PlyBuilder {
     return exact && !longer ? { ply: exact.text } : null;
   }
 
-  /** The half-made ply, for drawing it on the board: `{from, to, removes}` or null. */
+  /**
+   * The half-made ply, for drawing it on the board: `{from, to, removes}` or null.
+   * @returns {Pending | null}
+   */
   pending() {
     if (this.to === undefined) return null;
-    return { from: this.from, to: this.to, removes: this.removes.slice() };
+    return { from: this.from ?? null, to: this.to, removes: this.removes.slice() };
   }
 }
 
-/** The board of a position string: `{point: "white" | "black"}` for the occupied points. */
+/**
+ * The board of a position string: `{point: "white" | "black"}` for the occupied points.
+ * @param {string} position
+ * @param {string[]} points the variant's points in position-string order
+ * @returns {BoardMap}
+ */
 export function boardOf(position, points) {
   const cells = position.split(' ')[0].replace(/\//g, '');
+  /** @type {BoardMap} */
   const board = {};
   points.forEach((pt, i) => {
     if (cells[i] === 'W') board[pt] = 'white';
@@ -138,13 +189,23 @@ export function boardOf(position, points) {
   return board;
 }
 
-/** The side to move and the move number of a position string. */
+/**
+ * The side to move and the move number of a position string.
+ * @param {string} position
+ * @returns {{turn: Color, number: number}}
+ */
 export function sideOf(position) {
   const f = position.split(' ');
   return { turn: f[1] === 'b' ? 'black' : 'white', number: Number(f[5]) || 1 };
 }
 
-/** Plays a ply (already parsed) on a board map, in place, for `color`. */
+/**
+ * Plays a ply (already parsed) on a board map, in place, for `color`.
+ * @param {BoardMap} board
+ * @param {Pending} ply
+ * @param {Color} color
+ * @returns {BoardMap}
+ */
 export function applyPly(board, ply, color) {
   if (ply.from) delete board[ply.from];
   board[ply.to] = color;
@@ -152,7 +213,14 @@ export function applyPly(board, ply, color) {
   return board;
 }
 
-/** The board after the first `count` plies of a game that started at `start`. */
+/**
+ * The board after the first `count` plies of a game that started at `start`.
+ * @param {string} start
+ * @param {string[]} moves
+ * @param {number} count
+ * @param {string[]} points
+ * @returns {BoardMap}
+ */
 export function replay(start, moves, count, points) {
   const board = boardOf(start, points);
   let color = sideOf(start).turn;
@@ -163,7 +231,13 @@ export function replay(start, moves, count, points) {
   return board;
 }
 
-/** The pieces in hand after the first `count` plies: the start's counts less the placements. */
+/**
+ * The pieces in hand after the first `count` plies: the start's counts less the placements.
+ * @param {string} start
+ * @param {string[]} moves
+ * @param {number} count
+ * @returns {Record<Color, number>}
+ */
 export function handAfter(start, moves, count) {
   const f = start.split(' ');
   const hand = { white: Number(f[2]) || 0, black: Number(f[3]) || 0 };
@@ -175,11 +249,14 @@ export function handAfter(start, moves, count) {
   return hand;
 }
 
-/** "Black plays f2-f4, removes d5" / "White places d6". */
+/**
+ * A ply in words, for screen readers: "White places d6.", "Black plays f2-f4 and removes d5."
+ * @param {string} text
+ * @param {Color} color the side that played it
+ */
 export function describePly(text, color) {
   const p = parsePly(text);
-  const who = color === 'white' ? 'White' : 'Black';
-  let s = p.from ? `${who} plays ${p.from}-${p.to}` : `${who} places ${p.to}`;
-  if (p.removes.length) s += `, removes ${p.removes.join(' and ')}`;
-  return s;
+  const params = { color: t(`color.${color}`), from: p.from ?? '', to: p.to, removes: p.removes.join(', ') };
+  const kind = p.from ? 'slide' : 'place';
+  return t(p.removes.length ? `ply.${kind}_remove` : `ply.${kind}`, params);
 }

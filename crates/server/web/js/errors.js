@@ -1,0 +1,57 @@
+// @ts-check
+// The API's refusals as sentences for people. The API keeps its exact words for programs;
+// the page shows a translated sentence chosen from the status and, within a status, from
+// the gist of the message.
+
+/**
+ * Within a status, the first rule whose pattern the server's message matches names the
+ * sentence; the last rule of each status catches the rest.
+ * @type {Record<number, [RegExp, string][]>}
+ */
+const RULES = {
+  0: [[/./s, 'error.offline']],
+  400: [
+    [/^cannot read the ply/i, 'error.bad_ply'],
+    [/position/i, 'error.bad_position'],
+    [/record/i, 'error.bad_record'],
+    [/name/i, 'error.bad_name'],
+    [/(?:)/, 'error.bad_request'],
+  ],
+  403: [[/(?:)/, 'error.no_seat']],
+  404: [
+    [/endpoint/i, 'error.server_changed'],
+    [/(?:)/, 'error.no_game'],
+  ],
+  409: [
+    [/not your turn/i, 'error.not_your_turn'],
+    [/hints? and analys/i, 'error.no_coaching'],
+    [/take(?:n)? back|takeback/i, 'error.no_takeback'],
+    [/you offered this draw/i, 'error.own_draw'],
+    [/already offered/i, 'error.draw_pending'],
+    [/no draw is offered/i, 'error.no_draw'],
+    [/game is over/i, 'error.game_over'],
+    [/not legal|illegal/i, 'error.illegal'],
+    [/(?:)/, 'error.not_now'],
+  ],
+  413: [[/(?:)/, 'error.too_large']],
+  415: [[/(?:)/, 'error.bad_request']],
+  429: [[/(?:)/, 'error.too_many_games']],
+  500: [[/(?:)/, 'error.server']],
+  503: [[/(?:)/, 'error.unavailable']],
+};
+
+/**
+ * The key of the sentence that tells a person about a refusal of the API.
+ * @param {number} status the HTTP status, or 0 when the server could not be reached
+ * @param {string} [message] the server's own message
+ * @returns {string}
+ */
+export function errorKey(status, message = '') {
+  const rules = RULES[status];
+  if (!rules) return status >= 500 ? 'error.server' : 'error.unknown';
+  for (const [pattern, key] of rules) if (pattern.test(message)) return key;
+  return 'error.unknown';
+}
+
+/** Every key errorKey can return, for the tests of the translations. */
+export const ERROR_KEYS = [...new Set([...Object.values(RULES).flat().map(([, key]) => key), 'error.server', 'error.unknown'])];

@@ -1,0 +1,56 @@
+// @ts-check
+// Words and numbers of the page that depend on no DOM: scores.
+
+import { t } from './i18n.js';
+
+/**
+ * A score as the API sends it: `{kind: "cp", value: 35}` (centipawns for the side to move)
+ * or `{kind: "mate", value: 7}` (a win in 7 plies; negative: a loss); the older text form
+ * `"cp 35"` / `"mate 7"` is read too.
+ * @typedef {{kind: string, value: number} | string} Score
+ */
+
+/**
+ * Reads a score into `{kind, value}`, or null when it is missing or not understood.
+ * @param {Score | null | undefined} score
+ * @returns {{kind: 'cp' | 'mate', value: number} | null}
+ */
+export function readScore(score) {
+  if (!score) return null;
+  let kind;
+  let value;
+  if (typeof score === 'string') {
+    const [k, v] = score.trim().split(/\s+/);
+    kind = k;
+    value = Number(v);
+  } else {
+    kind = score.kind;
+    value = Number(score.value);
+  }
+  if ((kind !== 'cp' && kind !== 'mate') || !Number.isFinite(value)) return null;
+  return { kind, value };
+}
+
+/**
+ * "cp 35" → "+0.35", "cp -120" → "−1.20"; a mate score → `{mate: "win", plies}` for the
+ * caller to put into words.
+ * @param {Score | null | undefined} score
+ * @returns {{text: string} | {win: boolean, plies: number} | null}
+ */
+export function scoreParts(score) {
+  const s = readScore(score);
+  if (!s) return null;
+  if (s.kind === 'mate') return { win: s.value >= 0, plies: Math.abs(s.value) };
+  return { text: `${s.value >= 0 ? '+' : '−'}${(Math.abs(s.value) / 100).toFixed(2)}` };
+}
+
+/**
+ * A score in words: "+0.35", "−1.20", "win in 7", "loss in 4"; "" when there is none.
+ * @param {Score | null | undefined} score
+ */
+export function scoreWords(score) {
+  const p = scoreParts(score);
+  if (!p) return '';
+  if ('text' in p) return p.text;
+  return t(p.win ? 'score.win' : 'score.loss', { plies: p.plies });
+}

@@ -1,0 +1,73 @@
+// @ts-check
+// What the page offers a person: which actions can work in a game, from the GAME object
+// alone, so that no button leads to a refusal.
+
+import { other, sideOf } from './plies.js';
+
+/**
+ * The parts of the API's GAME object these rules read.
+ * @typedef {{
+ *   opponent: 'computer' | 'friend' | 'local',
+ *   status: 'playing' | 'over',
+ *   start: string,
+ *   moves: string[],
+ *   thinking: boolean,
+ *   draw_offer: 'white' | 'black' | null,
+ *   result: {winner: 'white' | 'black' | null, reason: string} | null,
+ * }} Game
+ */
+/** @typedef {'white' | 'black' | 'both' | null} You */
+
+/**
+ * The colour that played ply `i` (from 0) of the game.
+ * @param {Pick<Game, 'start'>} game
+ * @param {number} i
+ */
+export function colorOfPly(game, i) {
+  const first = sideOf(game.start).turn;
+  return i % 2 === 0 ? first : other(first);
+}
+
+/**
+ * Whether taking back can work now: as the server allows it (docs/api.md), and never while
+ * the computer thinks.
+ * @param {Game | null} game
+ * @param {You} you
+ */
+export function canTakeBack(game, you) {
+  if (!game || !you || game.thinking || game.moves.length === 0) return false;
+  if (game.result && ['resignation', 'agreement'].includes(game.result.reason)) return false;
+  if (you === 'both') return true;
+  if (game.opponent === 'friend') {
+    // Only one's own ply that the friend has not answered, in a game still played.
+    return game.status === 'playing' && colorOfPly(game, game.moves.length - 1) === you;
+  }
+  return game.moves.some((_, i) => colorOfPly(game, i) === you);
+}
+
+/**
+ * Whether the game can be resigned, or a draw offered, by this seat now.
+ * @param {Game | null} game
+ * @param {You} you
+ */
+export function canEnd(game, you) {
+  return Boolean(game && you && game.status === 'playing' && !game.thinking);
+}
+
+/**
+ * Whether a draw can be offered now: the game goes on and no offer is open.
+ * @param {Game | null} game
+ * @param {You} you
+ */
+export function canOfferDraw(game, you) {
+  return canEnd(game, you) && !game?.draw_offer;
+}
+
+/**
+ * Whether hints and analyses can be asked for: not in a friend game while it is played (the
+ * server refuses them), and not while the computer thinks.
+ * @param {Game | null} game
+ */
+export function canCoach(game) {
+  return Boolean(game && game.status === 'playing' && game.opponent !== 'friend' && !game.thinking);
+}

@@ -1,0 +1,31 @@
+// The formatting helpers of js/format.js.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readScore, scoreParts, scoreWords } from '../js/format.js';
+import { setMessages } from '../js/i18n.js';
+
+setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
+
+test('scores are read in the structured and the text form', () => {
+  assert.deepEqual(readScore({ kind: 'cp', value: 35 }), { kind: 'cp', value: 35 });
+  assert.deepEqual(readScore('cp -120'), { kind: 'cp', value: -120 });
+  assert.deepEqual(readScore('mate 7'), { kind: 'mate', value: 7 });
+  assert.equal(readScore(null), null);
+  assert.equal(readScore('depth 8'), null);
+  assert.equal(readScore({ kind: 'cp', value: Number.NaN }), null);
+});
+
+test('centipawns are shown as pieces with a sign', () => {
+  assert.deepEqual(scoreParts({ kind: 'cp', value: 35 }), { text: '+0.35' });
+  assert.deepEqual(scoreParts({ kind: 'cp', value: -120 }), { text: '−1.20' });
+  assert.deepEqual(scoreParts({ kind: 'cp', value: 0 }), { text: '+0.00' });
+  assert.deepEqual(scoreParts({ kind: 'mate', value: -4 }), { win: false, plies: 4 });
+});
+
+test('scoreWords puts mates into words', () => {
+  assert.equal(scoreWords({ kind: 'mate', value: 7 }), 'win in 7');
+  assert.equal(scoreWords('mate -4'), 'loss in 4');
+  assert.equal(scoreWords({ kind: 'cp', value: 250 }), '+2.50');
+  assert.equal(scoreWords(undefined), '');
+});

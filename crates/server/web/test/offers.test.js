@@ -1,0 +1,60 @@
+// What the page offers in a game (js/offers.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from '../js/offers.js';
+
+const START = '.../.../.../....../.../.../... w 9 9 0 1';
+/** @param {object} fields */
+const game = (fields = {}) => ({
+  opponent: 'computer', status: 'playing', start: START, moves: [], thinking: false,
+  draw_offer: null, result: null, ...fields,
+});
+
+test('colorOfPly follows the side to move of the start', () => {
+  assert.equal(colorOfPly(game(), 0), 'white');
+  assert.equal(colorOfPly(game(), 1), 'black');
+  assert.equal(colorOfPly({ start: '.../.../.../....../.../.../... b 8 9 0 1' }, 0), 'black');
+});
+
+test('take back against the computer needs a ply of one\'s own, and no thinking', () => {
+  assert.equal(canTakeBack(game(), 'white'), false);
+  assert.equal(canTakeBack(game({ moves: ['d6'], thinking: true }), 'white'), false);
+  assert.equal(canTakeBack(game({ moves: ['d6', 'f4'] }), 'white'), true);
+  // The computer opened as White: Black has nothing to take back yet.
+  assert.equal(canTakeBack(game({ moves: ['d6'] }), 'black'), false);
+  assert.equal(canTakeBack(game({ moves: ['d6'] }), null), false);
+});
+
+test('take back between friends only before the answer, while the game is on', () => {
+  const friend = { opponent: 'friend' };
+  assert.equal(canTakeBack(game({ ...friend, moves: ['d6'] }), 'white'), true);
+  assert.equal(canTakeBack(game({ ...friend, moves: ['d6', 'f4'] }), 'white'), false);
+  assert.equal(canTakeBack(game({ ...friend, moves: ['d6', 'f4'] }), 'black'), true);
+  assert.equal(canTakeBack(game({ ...friend, moves: ['d6'], status: 'over', result: { winner: 'white', reason: 'blocked' } }), 'white'), false);
+});
+
+test('no take back after a resignation or an agreed draw; on one device the last ply', () => {
+  const over = (reason) => game({ opponent: 'local', moves: ['d6'], status: 'over', result: { winner: null, reason } });
+  assert.equal(canTakeBack(over('agreement'), 'both'), false);
+  assert.equal(canTakeBack(over('resignation'), 'both'), false);
+  assert.equal(canTakeBack(over('blocked'), 'both'), true);
+  assert.equal(canTakeBack(game({ opponent: 'local' }), 'both'), false);
+});
+
+test('resign and draw offers only in a game on, by a seat, not while the computer thinks', () => {
+  assert.equal(canEnd(game(), 'white'), true);
+  assert.equal(canEnd(game(), null), false);
+  assert.equal(canEnd(game({ thinking: true }), 'white'), false);
+  assert.equal(canEnd(game({ status: 'over' }), 'white'), false);
+  assert.equal(canOfferDraw(game(), 'white'), true);
+  assert.equal(canOfferDraw(game({ draw_offer: 'black' }), 'white'), false);
+  assert.equal(canEnd(null, 'white'), false);
+});
+
+test('hints and analysis: not between friends while they play, not while the computer thinks', () => {
+  assert.equal(canCoach(game()), true);
+  assert.equal(canCoach(game({ opponent: 'friend' })), false);
+  assert.equal(canCoach(game({ thinking: true })), false);
+  assert.equal(canCoach(game({ status: 'over' })), false);
+  assert.equal(canCoach(null), false);
+});
