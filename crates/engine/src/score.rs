@@ -196,3 +196,14 @@ mod tests {
         assert_eq!(from_table(to_table(mated_in(9), 4), 2), mated_in(7));
     }
 }
+
+impl From<crate::probe::TbValue> for Score {
+    /// A tablebase value as a score: a win or loss in that many plies, a draw as 0.
+    fn from(value: crate::probe::TbValue) -> Score {
+        match value {
+            crate::probe::TbValue::Win(d) => Score::Mate(i32::from(d)),
+            crate::probe::TbValue::Loss(d) => Score::Mate(-i32::from(d)),
+            crate::probe::TbValue::Draw => Score::Cp(0),
+        }
+    }
+}

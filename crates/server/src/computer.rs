@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use morris_core::{Color, Game, Ply};
-use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult, TbValue};
+use morris_engine::{Engine, EngineOptions, Limits, Probe, Score, SearchResult, score_plies};
 
 use crate::error::ApiError;
 use crate::queue::{EngineQueue, Priority, QueueLimits, QueueRefusal};
@@ -171,8 +171,22 @@ impl Computer {
     /// engine fails.
     pub async fn hint(&self, game: Game, client: IpAddr) -> Result<HintView, ApiError> {
         let board = game.start().board();
+        let priority = Priority::Coach(client);
+        if let Some(tb) = self.tablebase.clone() {
+            let probed = game.clone();
+            let exact = self
+                .blocking(priority, move || tablebase_scores(&probed, &*tb))
+                .await?;
+            if let Some(&(best, score)) = exact.as_ref().and_then(|s| s.first()) {
+                return Ok(HintView {
+                    ply: best.display(board).to_string(),
+                    score: score.into(),
+                    source: Source::Tablebase,
+                });
+            }
+        }
         let result = self
-            .search(Priority::Coach(client), game, (10, 1, 0), ANALYSIS_TIME)
+            .search(priority, game, (10, 1, 0), ANALYSIS_TIME)
             .await?;
         let best = result
             .best
@@ -180,6 +194,7 @@ impl Computer {
         Ok(HintView {
             ply: best.display(board).to_string(),
             score: result.score.into(),
+            source: Source::Engine,
         })
     }
 
@@ -250,25 +265,19 @@ fn refusal(r: QueueRefusal) -> ApiError {
 /// seen from the side that plays it. `None` when the game is over, a side has pieces in hand,
 /// or the tablebase lacks a position reached.
 fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
-    let pos = game.position();
-    if game.outcome().is_some() || Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
+    if game.outcome().is_some() {
         return None;
     }
-    let mover = pos.turn();
-    game.legal_plies()
-        .iter()
-        .map(|&ply| {
+    let scored = score_plies(game.position(), |c| tb.probe(c).ok_or(())).ok()?;
+    scored
+        .into_iter()
+        .map(|(ply, value)| {
             let mut next = game.clone();
             next.play(ply).ok()?;
+            // A draw by the game's own rules (repetition, N-move rule) is what the ply gives.
             let score = match next.outcome() {
-                Some(o) if o.winner == Some(mover) => Score::Mate(1),
-                Some(o) if o.winner.is_some() => Score::Mate(-1),
-                Some(_) => Score::Cp(0),
-                None => match tb.probe(next.position())? {
-                    TbValue::Win(d) => Score::Mate(i32::from(d)).parent(),
-                    TbValue::Loss(d) => Score::Mate(-i32::from(d)).parent(),
-                    TbValue::Draw => Score::Cp(0),
-                },
+                Some(o) if o.winner.is_none() => Score::Cp(0),
+                _ => Score::from(value),
             };
             Some((ply, score))
         })

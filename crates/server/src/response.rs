@@ -302,6 +302,8 @@ pub struct HintView {
     pub ply: String,
     /// Its score.
     pub score: ScoreView,
+    /// Whether it comes from the tablebase (exact) or the engine's search.
+    pub source: Source,
 }
 
 /// One ply of an analysis.

@@ -629,6 +629,34 @@ async fn analyses_come_from_the_tablebase_where_it_holds_the_position() {
         created["game"]["legal"].as_array().unwrap().len()
     );
     assert_eq!(moves[0]["grade"], "best");
+    let (status, hint) = server.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["source"], "tablebase");
+    assert_eq!(hint["move"], moves[0]["move"]);
+
+    // With the whole of Six Men's Morris built, the placing phase is exact too: the start is a
+    // draw, and no ply of the first placement loses it.
+    let six = morris_core::Variant::Six.rules();
+    morris_tablebase::build(
+        &morris_tablebase::BuildOptions::new(six, &dir),
+        &[morris_tablebase::Sector::start(&six)],
+        |_| {},
+    )
+    .unwrap();
+    let created = server
+        .create(json!({"opponent": "local", "variant": "six"}))
+        .await;
+    let id = s(&created["id"]);
+    let (status, analysis) = server.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["source"], "tablebase", "{analysis}");
+    for m in analysis["moves"].as_array().unwrap() {
+        assert_eq!(m["score"], json!({"kind": "cp", "value": 0}), "{analysis}");
+        assert_eq!(m["grade"], "best");
+    }
+    let (status, hint) = server.get(&format!("/api/games/{id}/hint")).await;
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["source"], "tablebase");
     server.stop().await;
     let _ = std::fs::remove_dir_all(dir);
 }
