@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
@@ -15,9 +15,10 @@ use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game_state::{GameState, Refusal};
 use crate::request::{
-    ApiJson, DrawRequest, GameIdPath, GivenToken, HeaderToken, MoveRequest, NewGame, TokenRequest,
+    ApiJson, DrawRequest, GameIdPath, GivenToken, HeaderToken, ImportRequest, MoveRequest, NewGame,
+    RecordFormat, RecordQuery, TokenRequest,
 };
-use crate::response::{AnalysisView, Created, GameView, HintView, VariantView};
+use crate::response::{AnalysisView, Created, GameView, HintView, ImportedView, VariantView};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
 
 /// The address of the client, when the server knows it.
@@ -90,6 +91,7 @@ pub async fn create(
         invite: other,
         game: GameView::new(&state, Some(&creator)),
         token: creator,
+        warnings: request.warnings,
     };
     let location = format!("/api/games/{}", state.id);
     Ok((
@@ -221,10 +223,52 @@ pub async fn analysis(
     Ok(Json(app.computer.analyse(state.game, client).await?))
 }
 
-/// `GET /api/games/{id}/record`
+/// `POST /api/import`: the games a record holds, each with what importing it would say, so
+/// that a client can offer the list; nothing is created.
+pub async fn import(ApiJson(request): ApiJson<ImportRequest>) -> Json<Vec<ImportedView>> {
+    let games = morris_core::import::read_games(&request.record, request.variant.rules());
+    Json(
+        games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| match g {
+                Ok(g) => {
+                    let tag = |name: &str| g.record.tag(name).map(str::to_owned);
+                    ImportedView {
+                        game: i + 1,
+                        format: Some(g.format.name()),
+                        white: tag("White"),
+                        black: tag("Black"),
+                        event: tag("Event"),
+                        result: tag("Result"),
+                        variant: Some(g.record.game.start().rules().variant.name()),
+                        plies: g.record.game.plies().len(),
+                        warnings: g.warnings.iter().map(ToString::to_string).collect(),
+                        error: None,
+                    }
+                }
+                Err(e) => ImportedView {
+                    game: i + 1,
+                    format: None,
+                    white: None,
+                    black: None,
+                    event: None,
+                    result: None,
+                    variant: None,
+                    plies: 0,
+                    warnings: Vec::new(),
+                    error: Some(e.error.to_string()),
+                },
+            })
+            .collect(),
+    )
+}
+
+/// `GET /api/games/{id}/record[?format=morris|sanmill|playok]`
 pub async fn record(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    Query(query): Query<RecordQuery>,
 ) -> Result<impl IntoResponse, ApiError> {
     let live = app.game(&id).await?;
     let state = live.snapshot().await;
@@ -241,10 +285,14 @@ pub async fn record(
         ("White".into(), name(Color::White)),
         ("Black".into(), name(Color::Black)),
     ];
-    Ok((
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        record.to_string(),
-    ))
+    let text = match query.format {
+        RecordFormat::Morris => record.to_string(),
+        RecordFormat::Sanmill => morris_core::export::sanmill_record(&record)
+            .map_err(|e| ApiError::Conflict(format!("no Sanmill record of this game: {e}")))?,
+        RecordFormat::Playok => morris_core::export::playok_record(&record)
+            .map_err(|e| ApiError::Conflict(format!("no PlayOK record of this game: {e}")))?,
+    };
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text))
 }
 
 /// `YYYY.MM.DD` of a time in seconds since 1970 (UTC), as game records write dates.

@@ -151,6 +151,7 @@ pub fn router(app: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/variants", get(api::variants))
         .route("/games", post(api::create))
+        .route("/import", post(api::import))
         .route("/games/{id}", get(api::game))
         .route("/games/{id}/moves", post(api::play))
         .route("/games/{id}/takeback", post(api::takeback))

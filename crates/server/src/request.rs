@@ -4,7 +4,8 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
-use morris_core::{Color, Game, GameRecord, PlyText, Position, Variant};
+use morris_core::import::read_games;
+use morris_core::{Color, Game, PlyText, Position, Variant};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
@@ -58,6 +59,9 @@ struct NewGameBody {
     position: Option<String>,
     #[serde(default)]
     record: Option<String>,
+    /// Which game of a record that holds several (from 1).
+    #[serde(default)]
+    game: Option<usize>,
     #[serde(default, deserialize_with = "name")]
     name: Option<Name>,
 }
@@ -75,6 +79,9 @@ pub struct NewGame {
     pub color: ColorChoice,
     /// The game to start from: the variant's start, a position, or an imported record.
     pub game: Game,
+    /// What the import did not take as written (a rule option changed, plies after the end
+    /// left out, a result that disagrees), in words.
+    pub warnings: Vec<String>,
     /// The creator's name.
     pub name: Option<Name>,
 }
@@ -92,14 +99,28 @@ impl TryFrom<NewGameBody> for NewGame {
             ));
         }
         let rules = body.variant.rules();
+        let mut warnings = Vec::new();
         let game = match (&body.position, &body.record) {
             (Some(_), Some(_)) => return Err("give a position or a record, not both".into()),
             (Some(fen), None) => Position::from_fen(rules, fen)
                 .map(Game::new)
                 .map_err(|e| format!("the position cannot be used: {e}"))?,
-            (None, Some(text)) => GameRecord::parse_with(text, rules)
-                .map(|r| r.game)
-                .map_err(|e| format!("the record cannot be imported: {e}"))?,
+            (None, Some(text)) => {
+                let mut games = read_games(text, rules);
+                let n = games.len();
+                let which = body.game.unwrap_or(1);
+                if which == 0 || which > n {
+                    return Err(format!(
+                        "the record holds {n} game{}: game must be from 1 to {n}",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                }
+                let imported = games
+                    .swap_remove(which - 1)
+                    .map_err(|e| format!("the record cannot be imported: {}", e.error))?;
+                warnings = imported.warnings.iter().map(ToString::to_string).collect();
+                imported.record.game
+            }
             (None, None) => Game::new(Position::new(rules)),
         };
         Ok(NewGame {
@@ -107,6 +128,7 @@ impl TryFrom<NewGameBody> for NewGame {
             level,
             color: body.color,
             game,
+            warnings,
             name: body.name,
         })
     }
@@ -181,6 +203,37 @@ impl GivenToken {
             ApiError::Forbidden("this token holds no seat in this game: you can only watch".into())
         })
     }
+}
+
+/// The query of `GET /api/games/{id}/record`: the format to write.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct RecordQuery {
+    /// The format; the project's own when absent.
+    #[serde(default)]
+    pub format: RecordFormat,
+}
+
+/// The formats a game record is written in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordFormat {
+    /// The rule book's notation with tags.
+    #[default]
+    Morris,
+    /// A record Sanmill imports (its `FEN` tag for a set-up game).
+    Sanmill,
+    /// PlayOK's numeric notation.
+    Playok,
+}
+
+/// The body of `POST /api/import`: a record that may hold several games.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ImportRequest {
+    /// The variant to read the games of when a record does not say.
+    #[serde(default, deserialize_with = "variant")]
+    pub variant: Variant,
+    /// The text.
+    pub record: String,
 }
 
 /// The body of `POST /api/games/{id}/moves`.

@@ -245,6 +245,33 @@ pub struct Created {
     pub invite: Option<Token>,
     /// The game.
     pub game: GameView,
+    /// What an imported record did not give as written, in words (empty otherwise).
+    pub warnings: Vec<String>,
+}
+
+/// One game of `POST /api/import`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportedView {
+    /// Its number in the text, from 1 (the `game` of `POST /api/games`).
+    pub game: usize,
+    /// The format it was read from: `record`, `playok`, `goldtoken`, `position`, `malom`, …
+    pub format: Option<&'static str>,
+    /// The `White`, `Black`, `Event` and `Result` tags, when the record has them.
+    pub white: Option<String>,
+    /// See `white`.
+    pub black: Option<String>,
+    /// See `white`.
+    pub event: Option<String>,
+    /// See `white`.
+    pub result: Option<String>,
+    /// The variant read.
+    pub variant: Option<&'static str>,
+    /// The number of plies read.
+    pub plies: usize,
+    /// What was not taken as written.
+    pub warnings: Vec<String>,
+    /// Why the game cannot be imported, if it cannot.
+    pub error: Option<String>,
 }
 
 /// A score for the side to move: `{"kind": "cp", "value": 35}` (hundredths of a piece) or

@@ -660,3 +660,59 @@ async fn analyses_come_from_the_tablebase_where_it_holds_the_position() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A text with several games is listed game by game, one of them is started with what its
+/// import said, and a game is written for Sanmill and PlayOK and read back the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_of_several_games_and_other_programs_formats() {
+    let server = Server::in_memory().await;
+    let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. d6 f4 2. d2 b4 *\n\n\
+                [White \"Cy\"]\n[Black \"Di\"]\n\n1. a7 g7 2. a1 *\n";
+    let (status, listed) = server.post("/api/import", json!({"record": text})).await;
+    assert_eq!(status, 200, "{listed}");
+    let games = listed.as_array().unwrap();
+    assert_eq!(games.len(), 2, "{listed}");
+    assert_eq!(games[0]["white"], "Ann");
+    assert_eq!(games[1]["black"], "Di");
+    assert_eq!(games[1]["plies"], 3);
+    assert!(games[1]["error"].is_null());
+
+    let second = server
+        .create(json!({"opponent": "local", "record": text, "game": 2}))
+        .await;
+    assert_eq!(
+        second["game"]["moves"].as_array().unwrap().len(),
+        3,
+        "{second}"
+    );
+    assert!(second["warnings"].as_array().unwrap().is_empty());
+    let (status, body) = server
+        .post(
+            "/api/games",
+            json!({"opponent": "local", "record": text, "game": 3}),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(s(&body["error"]).contains("from 1 to 2"), "{body}");
+
+    let id = s(&second["id"]);
+    for format in ["sanmill", "playok", "morris"] {
+        let written = reqwest::get(server.url(&format!("/api/games/{id}/record?format={format}")))
+            .await
+            .unwrap();
+        assert_eq!(written.status().as_u16(), 200, "{format}");
+        let written = written.text().await.unwrap();
+        let again = server
+            .create(json!({"opponent": "local", "record": written}))
+            .await;
+        assert_eq!(
+            again["game"]["moves"], second["game"]["moves"],
+            "{format}: {written}"
+        );
+    }
+    let bad = reqwest::get(server.url(&format!("/api/games/{id}/record?format=word")))
+        .await
+        .unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    server.stop().await;
+}
