@@ -49,7 +49,9 @@ export const api = {
   draw: (id, token, action) => request('POST', `${game(id)}/draw`, { token, action }),
   hint: (id) => request('GET', `${game(id)}/hint`),
   analysis: (id) => request('GET', `${game(id)}/analysis`),
-  record: (id) => request('GET', `${game(id)}/record`),
+  record: (id, format = 'morris') =>
+    request('GET', `${game(id)}/record?format=${encodeURIComponent(format)}`),
+  importList: (record, variant) => request('POST', '/api/import', { record, variant }),
 };
 
 // Seat tokens, one per game, in local storage (the address bar never keeps them).

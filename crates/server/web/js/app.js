@@ -622,7 +622,8 @@ function wireButtons() {
   on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
   on('btn-export', async () => {
     try {
-      dialogs.openExport(state.id, await api.record(state.id));
+      const id = state.id;
+      dialogs.openExport(id, await api.record(id), (format) => api.record(id, format));
     } catch (err) {
       showError(errorText(err));
     }

@@ -2,6 +2,7 @@
 
 import { t } from './i18n.js';
 import { errorKey } from './errors.js';
+import { api } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -117,9 +118,37 @@ export class Dialogs {
       }
       // The record names its variant in a [Variant "…"] tag; Nine Men's Morris otherwise.
       const tag = /\[\s*Variant\s+"([^"]*)"\s*\]/i.exec(record);
-      return { variant: tag ? tag[1].trim().toLowerCase() : 'nine', record, ...common(form) };
+      const chosen = $('import-game-row').hidden ? undefined : Number(form.elements.game.value);
+      return { variant: tag ? tag[1].trim().toLowerCase() : 'nine', record, game: chosen, ...common(form) };
     }, create);
+    // A text with several games: list them, so that one can be chosen.
+    let listing = 0;
+    $('import-text').addEventListener('input', () => {
+      const mine = ++listing;
+      setTimeout(async () => {
+        if (mine !== listing) return;
+        const text = $('import-text').value.trim();
+        let games = [];
+        try {
+          const tag = /\[\s*Variant\s+"([^"]*)"\s*\]/i.exec(text);
+          const variant = tag ? tag[1].trim().toLowerCase() : 'nine';
+          games = text ? await api.importList(text, variant) : [];
+        } catch {
+          games = [];
+        }
+        if (mine !== listing) return;
+        this.showGames(games);
+      }, 400);
+    });
 
+    $('export-format').addEventListener('change', async () => {
+      if (!this.refetch) return;
+      try {
+        $('record-text').value = await this.refetch($('export-format').value);
+      } catch (err) {
+        $('record-text').value = t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+      }
+    });
     $('export-close').addEventListener('click', () => this.exporter.close());
     $('export-copy').addEventListener('click', async (e) => {
       flash(e.currentTarget, (await copyText($('record-text').value)) ? t('copy.done') : t('copy.failed'));
@@ -161,10 +190,35 @@ export class Dialogs {
     this.importer.querySelector('textarea').focus();
   }
 
-  openExport(id, record) {
+  /**
+   * Shows the games of an imported text when it holds more than one, each as a choice.
+   * @param {Array<{game: number, white: ?string, black: ?string, result: ?string, plies: number, error: ?string}>} games
+   */
+  showGames(games) {
+    const select = $('import-game');
+    const several = games.length > 1;
+    $('import-game-row').hidden = !several;
+    $('import-games-note').hidden = !several;
+    select.replaceChildren();
+    if (!several) return;
+    $('import-games-note').textContent = t('import.games_found', { count: games.length });
+    for (const g of games) {
+      const option = document.createElement('option');
+      option.value = String(g.game);
+      const who = [g.white, g.black].filter(Boolean).join(' – ');
+      option.textContent = `${g.game}. ${who || '…'}${g.result ? ` (${g.result})` : ''}`;
+      option.disabled = Boolean(g.error);
+      select.append(option);
+    }
+  }
+
+  openExport(id, record, refetch) {
     this.exportName = `morris-${id}.txt`;
+    this.refetch = refetch;
+    $('export-format').value = 'morris';
     $('record-text').value = record;
     if (!this.exporter.open) this.exporter.showModal();
+    $('record-text').scrollTop = 0;
   }
 
   /** Asks a yes/no question in the page's own dialog; resolves to true for yes. */
