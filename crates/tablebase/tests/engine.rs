@@ -71,12 +71,9 @@ fn the_engine_plays_the_three_against_three_endgame_perfectly() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// With the whole of Six Men's Morris built (a draw from the start), the strongest level keeps
-/// the draw from the start and, among the plies that keep it, plays one that sets the opponent
-/// the best traps; a weaker level still plays the placing phase by its own search.
-#[test]
-fn among_drawing_plies_the_engine_sets_the_best_traps() {
-    let dir = temp_dir("engine-traps");
+/// The whole of Six Men's Morris built in a folder of its own, and its tables opened.
+fn whole_six(name: &str) -> (std::path::PathBuf, Arc<EngineTables>) {
+    let dir = temp_dir(name);
     let rules = Variant::Six.rules();
     morris_tablebase::build(
         &morris_tablebase::BuildOptions::new(rules, &dir),
@@ -85,6 +82,15 @@ fn among_drawing_plies_the_engine_sets_the_best_traps() {
     )
     .unwrap();
     let tables = Arc::new(EngineTables::open(&dir).unwrap());
+    (dir, tables)
+}
+
+/// With the whole of Six Men's Morris built (a draw from the start), the strongest level keeps
+/// the draw in every ply of a game against itself and, among the plies that keep it, plays one
+/// that sets the opponent the best traps.
+#[test]
+fn among_drawing_plies_the_engine_sets_the_best_traps() {
+    let (dir, tables) = whole_six("engine-traps");
     assert!(tables.holds_placing());
     let probe = tables.clone() as Arc<dyn Probe>;
     let mut engine = Engine::new(EngineOptions {
@@ -144,15 +150,8 @@ fn among_drawing_plies_the_engine_sets_the_best_traps() {
 #[test]
 fn accuracy_is_judged_by_the_tables() {
     use morris_engine::accuracy::{is_a_test, judge, measure, sample_positions};
-    let dir = temp_dir("accuracy");
-    let rules = Variant::Six.rules();
-    morris_tablebase::build(
-        &morris_tablebase::BuildOptions::new(rules, &dir),
-        &[Sector::start(&rules)],
-        |_| {},
-    )
-    .unwrap();
-    let tables = Arc::new(EngineTables::open(&dir).unwrap()) as Arc<dyn Probe>;
+    let (dir, tables) = whole_six("accuracy");
+    let tables = tables as Arc<dyn Probe>;
     let positions = sample_positions(Variant::Six, &*tables, 12, 7, 200);
     assert_eq!(positions.len(), 12);
     for pos in &positions {
