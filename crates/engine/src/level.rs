@@ -116,6 +116,22 @@ pub(crate) fn choose(values: &[i32], profile: &Profile, rng: &mut Rng) -> usize 
     0
 }
 
+/// The estimated rating of each level, 1 to 10: the differences come from the ladder of
+/// matches in which each level played the one below (docs/engine.md: 20 games a step at
+/// 100 ms a ply up to level 8, 16 at 500 ms above), the Elo difference of each step's score,
+/// rounded to 50, from level 1 put at 700, a beginner who knows the rules.
+const RATINGS: [u16; 10] = [700, 1100, 1250, 1650, 2050, 2150, 2300, 2550, 2650, 2900];
+
+/// The estimated rating of a level (brought into 1 to 10), for people choosing one: "about
+/// 1650".
+///
+/// ```
+/// assert!(morris_engine::estimated_rating(1) < morris_engine::estimated_rating(10));
+/// ```
+pub fn estimated_rating(level: u8) -> u16 {
+    RATINGS[usize::from(level.clamp(1, 10)) - 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,20 +182,4 @@ mod tests {
             .unwrap();
         assert!(!profile(10, &later).choose);
     }
-}
-
-/// The estimated rating of each level, 1 to 10: the differences come from the ladder of
-/// matches in which each level played the one below (docs/engine.md: 20 games a step at
-/// 100 ms a ply up to level 8, 16 at 500 ms above), the Elo difference of each step's score,
-/// rounded to 50, from level 1 put at 700, a beginner who knows the rules.
-const RATINGS: [u16; 10] = [700, 1100, 1250, 1650, 2050, 2150, 2300, 2550, 2650, 2900];
-
-/// The estimated rating of a level (brought into 1 to 10), for people choosing one: "about
-/// 1650".
-///
-/// ```
-/// assert!(morris_engine::estimated_rating(1) < morris_engine::estimated_rating(10));
-/// ```
-pub fn estimated_rating(level: u8) -> u16 {
-    RATINGS[usize::from(level.clamp(1, 10)) - 1]
 }

@@ -155,6 +155,17 @@ pub(crate) mod value {
     }
 }
 
+impl From<crate::probe::TbValue> for Score {
+    /// A tablebase value as a score: a win or loss in that many plies, a draw as 0.
+    fn from(value: crate::probe::TbValue) -> Score {
+        match value {
+            crate::probe::TbValue::Win(d) => Score::Mate(i32::from(d)),
+            crate::probe::TbValue::Loss(d) => Score::Mate(-i32::from(d)),
+            crate::probe::TbValue::Draw => Score::Cp(0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::value::*;
@@ -194,16 +205,5 @@ mod tests {
         assert_eq!(to_score(37), Score::Cp(37));
         assert_eq!(from_table(to_table(mate_in(9), 4), 4), mate_in(9));
         assert_eq!(from_table(to_table(mated_in(9), 4), 2), mated_in(7));
-    }
-}
-
-impl From<crate::probe::TbValue> for Score {
-    /// A tablebase value as a score: a win or loss in that many plies, a draw as 0.
-    fn from(value: crate::probe::TbValue) -> Score {
-        match value {
-            crate::probe::TbValue::Win(d) => Score::Mate(i32::from(d)),
-            crate::probe::TbValue::Loss(d) => Score::Mate(-i32::from(d)),
-            crate::probe::TbValue::Draw => Score::Cp(0),
-        }
     }
 }
