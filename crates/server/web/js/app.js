@@ -243,7 +243,8 @@ function renderStatus() {
   hint.hidden = !state.hint;
   if (state.hint) {
     const score = scoreWords(state.hint.score);
-    hint.textContent = score ? t('hint.text_score', { ply: state.hint.ply.text, score }) : t('hint.text', { ply: state.hint.ply.text });
+    const words = score ? t('hint.text_score', { ply: state.hint.ply.text, score }) : t('hint.text', { ply: state.hint.ply.text });
+    hint.textContent = state.hint.exact ? `${words} ${t('hint.exact')}` : words;
   }
 
   // A pending draw offer: the other side (or either, on one device) answers it.
@@ -593,7 +594,7 @@ function wireButtons() {
     try {
       const res = await api.hint(state.id);
       if (positionKey(state.game) !== key) return;
-      state.hint = { ply: parsePly(res.move), score: res.score };
+      state.hint = { ply: parsePly(res.move), score: res.score, exact: res.source === 'tablebase' };
       announce(t('hint.text', { ply: res.move }));
       render();
     } catch (err) {
