@@ -86,7 +86,7 @@ impl<W: Write> Plain<W> {
         {
             writeln!(
                 self.out,
-                "The computer plays at level {}, a rating of about {}.",
+                "Computer level {}: a rating of about {}.",
                 self.settings.level,
                 morris_engine::estimated_rating(self.settings.level)
             )?;
