@@ -10,6 +10,7 @@ use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use morris_core::{ByColor, Color, GameRecord, Variant};
+use morris_engine::EngineOptions;
 
 use crate::app::AppState;
 use crate::error::ApiError;
@@ -18,7 +19,9 @@ use crate::request::{
     ApiJson, DrawRequest, GameIdPath, GivenToken, HeaderToken, ImportRequest, MoveRequest, NewGame,
     RecordFormat, RecordQuery, TokenRequest,
 };
-use crate::response::{AnalysisView, Created, GameView, HintView, ImportedView, VariantView};
+use crate::response::{
+    AnalysisView, Created, GameView, HintView, ImportedView, LevelView, VariantView,
+};
 use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
 
 /// The address of the client, when the server knows it.
@@ -35,6 +38,18 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
         Ok(ClientAddr(addr))
     }
+}
+
+/// `GET /api/levels`: each level of the computer with its estimated rating.
+pub async fn levels() -> Json<Vec<LevelView>> {
+    Json(
+        (1..=EngineOptions::MAX_LEVEL)
+            .map(|level| LevelView {
+                level,
+                rating: morris_engine::estimated_rating(level),
+            })
+            .collect(),
+    )
 }
 
 /// `GET /api/variants`

@@ -150,6 +150,7 @@ pub fn router(app: Arc<AppState>) -> Router {
     let max_body = app.limits.max_body;
     let api = Router::new()
         .route("/variants", get(api::variants))
+        .route("/levels", get(api::levels))
         .route("/games", post(api::create))
         .route("/import", post(api::import))
         .route("/games/{id}", get(api::game))

@@ -249,6 +249,15 @@ pub struct Created {
     pub warnings: Vec<String>,
 }
 
+/// One level of `GET /api/levels`.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LevelView {
+    /// The level, 1 to 10.
+    pub level: u8,
+    /// Its estimated rating, from matches between the levels.
+    pub rating: u16,
+}
+
 /// One game of `POST /api/import`.
 #[derive(Debug, Clone, Serialize)]
 pub struct ImportedView {

@@ -716,3 +716,21 @@ async fn records_of_several_games_and_other_programs_formats() {
     assert_eq!(bad.status().as_u16(), 400);
     server.stop().await;
 }
+
+/// Each level of the computer comes with its estimated rating, rising with the level.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn levels_come_with_their_ratings() {
+    let server = Server::in_memory().await;
+    let (status, levels) = server.get("/api/levels").await;
+    assert_eq!(status, 200, "{levels}");
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), 10);
+    for (i, pair) in levels.windows(2).enumerate() {
+        assert_eq!(pair[0]["level"], i + 1);
+        assert!(
+            pair[0]["rating"].as_u64() < pair[1]["rating"].as_u64(),
+            "{pair:?}"
+        );
+    }
+    server.stop().await;
+}

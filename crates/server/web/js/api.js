@@ -41,6 +41,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
   variants: () => request('GET', '/api/variants'),
+  levels: () => request('GET', '/api/levels'),
   create: (options) => request('POST', '/api/games', options),
   game: (id, token) => request('GET', game(id), undefined, token),
   move: (id, token, move) => request('POST', `${game(id)}/moves`, { move, token }),

@@ -3,6 +3,7 @@
 import { t } from './i18n.js';
 import { errorKey } from './errors.js';
 import { api } from './api.js';
+import { levelKey } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,7 +60,28 @@ function syncOpponent(form) {
   form.querySelector('.row-color').hidden = opponent === 'local';
   const out = form.querySelector('output');
   if (out) out.textContent = form.elements.level.value;
+  const note = form.querySelector('.level-note');
+  if (note) {
+    const level = Number(form.elements.level.value);
+    const rating = ratings.get(level);
+    note.hidden = opponent !== 'computer' || rating === undefined;
+    note.textContent = rating === undefined ? '' : t(levelKey(level), { rating });
+  }
 }
+
+/** The estimated rating of each level, as the server gives them. */
+const ratings = new Map();
+api
+  .levels()
+  .then((levels) => {
+    for (const l of levels) ratings.set(l.level, l.rating);
+    for (const form of document.querySelectorAll('dialog form')) {
+      if (form.elements.level) syncOpponent(form);
+    }
+  })
+  .catch(() => {
+    /* without the ratings the slider still works; the note stays hidden */
+  });
 
 /**
  * Wires a game form (new game or import): `create(options)` does the request; its error

@@ -54,3 +54,16 @@ export function scoreWords(score) {
   if ('text' in p) return p.text;
   return t(p.win ? 'score.win' : 'score.loss', { plies: p.plies });
 }
+
+/**
+ * The words for a level, 1 to 10: which kind of player it plays like.
+ * @param {number} level
+ * @returns {'level.beginner' | 'level.casual' | 'level.club' | 'level.strong' | 'level.full'}
+ */
+export function levelKey(level) {
+  if (level <= 2) return 'level.beginner';
+  if (level <= 4) return 'level.casual';
+  if (level <= 7) return 'level.club';
+  if (level <= 9) return 'level.strong';
+  return 'level.full';
+}

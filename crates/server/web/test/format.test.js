@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readScore, scoreParts, scoreWords } from '../js/format.js';
-import { setMessages } from '../js/i18n.js';
+import { levelKey, readScore, scoreParts, scoreWords } from '../js/format.js';
+import { setMessages, t } from '../js/i18n.js';
 
 setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
 
@@ -28,4 +28,14 @@ test('scoreWords puts mates into words', () => {
   assert.equal(scoreWords('mate -4'), 'loss in 4');
   assert.equal(scoreWords({ kind: 'cp', value: 250 }), '+2.50');
   assert.equal(scoreWords(undefined), '');
+});
+
+test('each level is put into words, weakest to strongest', () => {
+  assert.equal(levelKey(1), 'level.beginner');
+  assert.equal(levelKey(2), 'level.beginner');
+  assert.equal(levelKey(4), 'level.casual');
+  assert.equal(levelKey(5), 'level.club');
+  assert.equal(levelKey(9), 'level.strong');
+  assert.equal(levelKey(10), 'level.full');
+  assert.equal(t(levelKey(10), { rating: 2900 }), 'Full strength: the engine at its best (about 2900)');
 });
