@@ -194,16 +194,17 @@ fn build_with_log(
     });
     bars.finish();
     result?;
-    let bytes: u64 = sectors
+    let files: Vec<u64> = sectors
         .iter()
         .filter_map(|&s| std::fs::metadata(opts.dir.join(file_name(&rules, s))).ok())
         .map(|m| m.len())
-        .sum();
+        .collect();
+    let bytes: u64 = files.iter().sum();
     writeln!(
         out,
         "built {} sectors in {} files: {total} positions, {bytes} bytes, in {:.2} s ({} solved now)",
         sectors.len(),
-        sectors.len(),
+        files.len(),
         start.elapsed().as_secs_f64(),
         solved
     )?;

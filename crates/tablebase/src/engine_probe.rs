@@ -125,11 +125,12 @@ fn holds_placing(dir: &Path) -> bool {
             let Some(name) = name.to_str().and_then(|n| n.strip_suffix(".mtb")) else {
                 return false;
             };
-            // `nine-2-3-1-1`: a variant's name, maybe a rules tag, then four counts.
+            // `nine-2-3-1-1`: a variant's name, maybe a rules tag, then the sector.
             let counts: Vec<&str> = name.rsplitn(5, '-').collect();
             counts.len() == 5
-                && counts[..4].iter().all(|c| c.parse::<u8>().is_ok())
-                && (counts[0] != "0" || counts[1] != "0")
+                && format!("{}-{}-{}-{}", counts[3], counts[2], counts[1], counts[0])
+                    .parse::<Sector>()
+                    .is_ok_and(|s| !s.is_moving())
         })
 }
 
