@@ -136,6 +136,12 @@ pub(crate) fn rules_bytes(rules: &Rules) -> [u8; 8] {
 /// The file name of a sector: `nine-3-3.mtb`, `six-0-0-6-6.mtb`; rule options that differ from
 /// the variant's defaults add a tag of the rule bytes.
 pub fn file_name(rules: &Rules, sector: Sector) -> String {
+    format!("{}{sector}.mtb", file_prefix(rules))
+}
+
+/// What the file names of every sector under `rules` begin with: `nine-`, or the variant's
+/// name and the tag of the rule bytes.
+pub(crate) fn file_prefix(rules: &Rules) -> String {
     let defaults = rules_bytes(&rules.variant.rules());
     let mine = rules_bytes(rules);
     let tag = if defaults == mine {
@@ -146,7 +152,7 @@ pub fn file_name(rules: &Rules, sector: Sector) -> String {
             mine.iter().map(|b| format!("{b:02x}")).collect::<String>()
         )
     };
-    format!("{}{tag}-{sector}.mtb", rules.variant.name())
+    format!("{}{tag}-", rules.variant.name())
 }
 
 /// A 64-bit multiply-rotate hash over 8-byte words, the checksum of every part of a file.

@@ -95,6 +95,62 @@ fn expand(mut compressed: u32, mut u: u32, n: usize) -> u32 {
     compressed & ((1u32 << n) - 1)
 }
 
+/// The ranks, among the points that a set `free_of` leaves free, of the sets `set ∪ {p}` for
+/// the points `p` outside both: the indices of the successors of the placements from one
+/// position, found with a few operations each rather than a rank computed afresh.
+pub(crate) struct AddOne {
+    free_of: u32,
+    /// `set` squeezed to the free points.
+    squeezed: u32,
+    /// By the number `m` of points of the squeezed set below the added one: the rank's part
+    /// from those points, and from the points above (each one place higher in order).
+    low: [u64; MAX_POINTS + 1],
+    high: [u64; MAX_POINTS + 1],
+}
+
+impl AddOne {
+    pub(crate) fn new(set: u32, free_of: u32) -> AddOne {
+        let mut squeezed = set;
+        let mut u = free_of;
+        while u != 0 {
+            let high = 31 - u.leading_zeros();
+            let below = (1u32 << high) - 1;
+            squeezed = (squeezed & below) | ((squeezed >> 1) & !below);
+            u &= below;
+        }
+        let mut points = [0usize; MAX_POINTS];
+        let mut k = 0;
+        let mut rest = squeezed;
+        while rest != 0 {
+            points[k] = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            k += 1;
+        }
+        let mut low = [0u64; MAX_POINTS + 1];
+        let mut high = [0u64; MAX_POINTS + 1];
+        for m in 1..=k {
+            low[m] = low[m - 1] + binomial(points[m - 1], m);
+        }
+        for m in (1..=k).rev() {
+            high[m - 1] = high[m] + binomial(points[m - 1], m + 1);
+        }
+        AddOne {
+            free_of,
+            squeezed,
+            low,
+            high,
+        }
+    }
+
+    /// The rank of `set ∪ {p}` (`p` in neither set).
+    #[inline]
+    pub(crate) fn rank(&self, p: u32) -> u64 {
+        let q = p - (self.free_of & ((1u32 << p) - 1)).count_ones();
+        let m = (self.squeezed & ((1u32 << q) - 1)).count_ones() as usize;
+        self.low[m] + binomial(q as usize, m + 1) + self.high[m]
+    }
+}
+
 /// A board's symmetries as byte-wise lookup tables.
 #[derive(Debug)]
 pub(crate) struct Geometry {
@@ -275,6 +331,8 @@ pub struct SectorIndex {
     sector: Sector,
     geometry: &'static Geometry,
     classes: Arc<Classes>,
+    /// The classes of the other side's sets, for visiting the positions by them.
+    them_classes: Arc<Classes>,
     combos: u64,
 }
 
@@ -283,11 +341,13 @@ impl SectorIndex {
     pub fn new(kind: BoardKind, sector: Sector) -> SectorIndex {
         let geometry = Geometry::of(kind);
         let classes = Classes::get(kind, sector.us as usize);
+        let them_classes = Classes::get(kind, sector.them as usize);
         let combos = binomial(geometry.n - sector.us as usize, sector.them as usize);
         SectorIndex {
             sector,
             geometry,
             classes,
+            them_classes,
             combos,
         }
     }
@@ -360,6 +420,15 @@ impl SectorIndex {
         c as u64 * self.combos + compressed_rank(t, rep)
     }
 
+    /// The first index of the positions with the prepared set for the side to move, when that
+    /// set is its class's canonical member and no other symmetry fixes it: the index of the
+    /// position with `them` for the other side is then this plus the rank of `them` among the
+    /// free points (see [`AddOne`]).
+    #[inline]
+    pub(crate) fn plain_base(&self, prepared: &Prepared) -> Option<u64> {
+        (prepared.sym == 0 && prepared.stab == 1).then(|| u64::from(prepared.class) * self.combos)
+    }
+
     /// Whether the positions with index `index`'s set for the side to move are all distinct
     /// classes: no symmetry but the identity fixes that set, so no two positions that share it
     /// have the same index.
@@ -426,6 +495,43 @@ impl SectorIndex {
         }
     }
 
+    /// The number of classes of the other side's sets (see [`SectorIndex::for_each_by_them`]).
+    pub(crate) fn them_classes(&self) -> usize {
+        self.them_classes.reps.len()
+    }
+
+    /// Calls `f(us, them)` once for each class of positions whose other side's set falls in
+    /// class `c` of those sets, with `them` that class's canonical member.
+    ///
+    /// The positions of a sector with pieces in hand lead to positions where `them` is the
+    /// side to move, which the tables of those sectors store by the class of `them`: visited
+    /// this way, the successors of one call after another are read from one small part of
+    /// each table rather than from all over it.
+    pub(crate) fn for_each_by_them(&self, c: usize, mut f: impl FnMut(u32, u32)) {
+        let g = self.geometry;
+        let them = self.them_classes.reps[c];
+        // Symmetries other than the identity that fix `them`: of the positions they map onto
+        // one another, only the one with the smallest `us` is visited.
+        let stab = self.them_classes.stab[c] & !1;
+        let free = g.n - self.sector.them as usize;
+        for u in sets(self.sector.us as usize, free) {
+            let us = expand(u, them, g.n);
+            let mut bits = stab;
+            let mut smallest = true;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if g.apply(s, us) < us {
+                    smallest = false;
+                    break;
+                }
+            }
+            if smallest {
+                f(us, them);
+            }
+        }
+    }
+
     /// Whether an index stands for a position (its `them` set is the canonical one).
     pub fn is_used(&self, index: u64) -> bool {
         let c = (index / self.combos) as usize;
@@ -449,6 +555,26 @@ mod tests {
                 assert_eq!(colex_unrank(i as u64, k, 10), set);
             }
             assert_eq!(sets(k, 10).count() as u64, binomial(10, k));
+        }
+    }
+
+    #[test]
+    fn adding_one_point_ranks_like_a_rank_afresh() {
+        for (set, free_of) in [(0b1011_0000_0101, 0b0100_0010_1000), (0, 0b11), (0b1, 0)] {
+            let add = AddOne::new(set, free_of);
+            for p in 0..24 {
+                if (set | free_of) & (1 << p) == 0 {
+                    assert_eq!(add.rank(p), compressed_rank(set | 1 << p, free_of), "{p}");
+                }
+            }
+        }
+        for us in sets(3, 12).step_by(7) {
+            for them in sets(4, 12).filter(|t| t & us == 0).step_by(5) {
+                let add = AddOne::new(them, us);
+                for p in (0..12).filter(|p| (us | them) & (1 << p) == 0) {
+                    assert_eq!(add.rank(p), compressed_rank(them | 1 << p, us));
+                }
+            }
         }
     }
 
@@ -477,6 +603,14 @@ mod tests {
             idx.checked_index(0b111, 0b11 << 7),
             Some(idx.index(0b111, 0b11 << 7))
         );
+        let mut by_them = vec![0u32; idx.len() as usize];
+        for c in 0..idx.them_classes() {
+            idx.for_each_by_them(c, |us, them| by_them[idx.index(us, them) as usize] += 1);
+        }
+        for i in 0..idx.len() {
+            let used = u32::from(idx.is_used(i));
+            assert_eq!(by_them[i as usize], used, "index {i} visited by them");
+        }
         let total: u64 = (0..idx.len()).map(|i| idx.class_size(i)).sum();
         assert_eq!(total, binomial(9, 3) * binomial(6, 2));
         for i in 0..idx.len() {

@@ -29,6 +29,7 @@ mod error;
 pub mod file;
 mod forward;
 mod index;
+mod placing;
 mod progress;
 mod sector;
 mod solve;

@@ -20,6 +20,7 @@ use crate::error::TbError;
 use crate::file::SectorStats;
 use crate::forward::{make_position, split, terminal_value, value_from_children};
 use crate::index::SectorIndex;
+use crate::placing::Placing;
 use crate::sector::Sector;
 use crate::tables::Table;
 use crate::unmove::for_each_unmove;
@@ -66,7 +67,8 @@ struct Slot {
     /// Moving-phase sectors: the state of each position, its three bytes side by side so that
     /// one cache line holds them all. Empty for sectors with pieces in hand.
     cells: Vec<Cell>,
-    /// Sectors with pieces in hand: the value of each position.
+    /// Sectors with pieces in hand: the value of each position (`NOT_A_POSITION` until
+    /// evaluated, and for indices that stand for no position).
     values: Vec<AtomicU8>,
 }
 
@@ -128,7 +130,10 @@ impl GroupSolver<'_> {
                 let (cells, values) = if s.is_moving() {
                     ((0..n).map(|_| Cell::default()).collect(), Vec::new())
                 } else {
-                    (Vec::new(), (0..n).map(|_| AtomicU8::new(0)).collect())
+                    (
+                        Vec::new(),
+                        (0..n).map(|_| AtomicU8::new(NOT_A_POSITION)).collect(),
+                    )
                 };
                 Slot {
                     cells,
@@ -163,33 +168,58 @@ impl GroupSolver<'_> {
     }
 
     /// Sectors with pieces in hand: every successor is in a sector solved before.
+    ///
+    /// The positions are visited by the class of the other side's set, which is the side to
+    /// move's set in every successor, so that the successors' values are read from a small part
+    /// of each lower table at a time (see [`SectorIndex::for_each_by_them`]).
     fn direct(&self, slot: &Slot, names: &str) -> Result<(), TbError> {
-        let len = slot.index.len();
-        let bar = Step::new(self.progress, len, format!("{names} evaluate"));
-        let sector = slot.index.sector();
-        (0..len as usize)
+        let index = &slot.index;
+        let sector = index.sector();
+        // Whether the sector's counts make positions at all (its values stay
+        // `NOT_A_POSITION` if not): the same for every position of a sector but under the
+        // rules where a line wins, which the core's generation handles.
+        let occurs = index
+            .position(0)
+            .is_some_and(|(us, them)| make_position(&self.rules, sector, us, them).is_some());
+        if !occurs && !self.rules.line_wins {
+            return Ok(());
+        }
+        let placing = Placing::new(&self.rules, sector, |s| {
+            self.lower
+                .iter()
+                .find_map(|(t, table)| (*t == s).then_some(&**table))
+        })?;
+        let bar = Step::new(self.progress, index.len(), format!("{names} evaluate"));
+        let per_class = index.len() / index.them_classes().max(1) as u64;
+        (0..index.them_classes())
             .into_par_iter()
-            .with_min_len(1024)
-            .try_for_each(|i| {
-                let i = i as u64;
-                if i % 4096 == 0 {
-                    bar.inc(4096.min(len - i));
+            .try_for_each(|c| {
+                let mut result = Ok(());
+                let mut store = |us: u32, them: u32, byte: Result<u8, TbError>| match byte {
+                    Ok(byte) => slot.values[index.index(us, them) as usize].store(byte, Relaxed),
+                    Err(e) => result = Err(e),
+                };
+                match &placing {
+                    Some(placing) => {
+                        let mut ctx = None;
+                        index.for_each_by_them(c, |us, them| {
+                            let ctx = ctx.get_or_insert_with(|| placing.them(them));
+                            let byte = placing.value(ctx, us).and_then(|v| encode(v, sector));
+                            store(us, them, byte);
+                        });
+                    }
+                    None => index.for_each_by_them(c, |us, them| {
+                        store(us, them, self.direct_value(sector, us, them));
+                    }),
                 }
-                let byte = self.direct_value(slot, sector, i)?;
-                slot.values[i as usize].store(byte, Relaxed);
-                Ok::<_, TbError>(())
+                bar.inc(per_class);
+                result
             })?;
         drop(bar);
         Ok(())
     }
 
-    fn direct_value(&self, slot: &Slot, sector: Sector, i: u64) -> Result<u8, TbError> {
-        let Some((us, them)) = slot.index.position(i) else {
-            return Ok(NOT_A_POSITION);
-        };
-        if !slot.index.is_used(i) {
-            return Ok(NOT_A_POSITION);
-        }
+    fn direct_value(&self, sector: Sector, us: u32, them: u32) -> Result<u8, TbError> {
         let Some(pos) = make_position(&self.rules, sector, us, them) else {
             return Ok(NOT_A_POSITION);
         };

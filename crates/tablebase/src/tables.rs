@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use morris_core::{Position, Rules};
 
 use crate::error::TbError;
-use crate::file::{SectorFile, file_name, rules_bytes};
+use crate::file::{SectorFile, file_name, file_prefix, rules_bytes};
 use crate::forward::{split, terminal_value};
 use crate::index::SectorIndex;
 use crate::sector::Sector;
@@ -83,6 +83,16 @@ impl Table {
                 self.index.sector()
             )));
         };
+        self.value_at(i)
+    }
+
+    /// The value stored at index `i`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::value`].
+    #[inline]
+    pub(crate) fn value_at(&self, i: u64) -> Result<Value, TbError> {
         decode(self.file.byte(i)?).ok_or_else(|| TbError::Corrupt {
             path: self.file.path().to_path_buf(),
             reason: format!(
@@ -265,7 +275,7 @@ impl Tablebase {
 
     /// The sectors whose files are in the folder (by name; opening checks them), in order.
     pub fn built_sectors(&self) -> Vec<Sector> {
-        let prefix = format!("{}-", self.rules.variant.name());
+        let prefix = file_prefix(&self.rules);
         let mut out: Vec<Sector> = std::fs::read_dir(&self.dir)
             .into_iter()
             .flatten()
