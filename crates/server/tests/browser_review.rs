@@ -415,7 +415,7 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
         (
             "/rules.html?variant=morabaraba".to_owned(),
             "#rules-text h3",
-            "#rules-text h2",
+            "#rules-text h3",
         ),
     ];
     for (path, ready, scripted) in pages {
