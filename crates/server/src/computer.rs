@@ -81,13 +81,18 @@ impl Computer {
         self
     }
 
+    /// The tablebase that searches probe, if any.
+    pub(crate) fn tablebase(&self) -> Option<Arc<dyn Probe>> {
+        self.tablebase.clone()
+    }
+
     /// How many searches may run at once.
     pub fn threads(&self) -> usize {
         self.threads
     }
 
     /// Runs engine work on a blocking thread once the queue gives a slot.
-    async fn blocking<T: Send + 'static>(
+    pub(crate) async fn blocking<T: Send + 'static>(
         &self,
         priority: Priority,
         work: impl FnOnce() -> T + Send + 'static,
@@ -103,7 +108,7 @@ impl Computer {
     /// Runs a search on a blocking thread, on an engine of the pool, once the queue gives a
     /// slot. The engine forgets its earlier searches first, so that the same game and seed
     /// give the same result.
-    async fn search(
+    pub(crate) async fn search(
         &self,
         priority: Priority,
         game: Game,
@@ -264,7 +269,7 @@ fn refusal(r: QueueRefusal) -> ApiError {
 /// Every legal ply scored exactly from the tablebase: the value of the position it leads to,
 /// seen from the side that plays it. `None` when the game is over, a side has pieces in hand,
 /// or the tablebase lacks a position reached.
-fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
+pub(crate) fn tablebase_scores(game: &Game, tb: &dyn Probe) -> Option<Vec<(Ply, Score)>> {
     if game.outcome().is_some() {
         return None;
     }

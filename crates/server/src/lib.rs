@@ -30,9 +30,11 @@ pub mod connections;
 pub mod error;
 pub mod game_state;
 pub mod limits;
+pub mod position_check;
 pub mod queue;
 pub mod request;
 pub mod response;
+pub mod review;
 pub mod seat;
 pub mod store;
 pub mod ws;
@@ -161,6 +163,8 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/games/{id}/hint", get(api::hint))
         .route("/games/{id}/analysis", get(api::analysis))
         .route("/games/{id}/record", get(api::record))
+        .route("/games/{id}/review", post(review::review))
+        .route("/positions/check", post(position_check::check))
         .route("/games/{id}/ws", get(ws::watch))
         .fallback(api::unknown)
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });

@@ -53,6 +53,8 @@ export const api = {
   record: (id, format = 'morris') =>
     request('GET', `${game(id)}/record?format=${encodeURIComponent(format)}`),
   importList: (record, variant) => request('POST', '/api/import', { record, variant }),
+  review: (id, body = {}) => request('POST', `${game(id)}/review`, body),
+  checkPosition: (variant, position) => request('POST', '/api/positions/check', { variant, position }),
 };
 
 // Seat tokens, one per game, in local storage (the address bar never keeps them).

@@ -11,6 +11,9 @@ import { errorKey } from './errors.js';
 import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
 import { play as playSound, cueOf, unlockOnGesture } from './sound.js';
 import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
+import { renderEnd, decidingPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
+import { registerWorker } from './install.js';
+import { untilReached } from './shell.js';
 import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -112,6 +115,11 @@ function render() {
   $('rev-live').hidden = state.review === null;
   renderAnalysisPanel();
   renderInvite();
+  renderEnd(g, v, hasSeat() ? state.you : null, g?.result ? resultWords(g.result) : '', {
+    rematch: () => createGame(rematchOptions(g, state.you)).catch((err) => showError(errorText(err))),
+    newGame: () => dialogs.openNewGame(v.name),
+  });
+  renderReviewLink(g);
   document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
 }
 
@@ -152,6 +160,9 @@ function renderBoard() {
     if (last.from) add(last.from, 'last');
     add(last.to, 'last');
   }
+  // The mill or the block that ended the game.
+  const decided = g && state.review === null ? decidingPoints(g, state.variant) : null;
+  for (const pt of decided?.points ?? []) add(pt, 'decisive', `decisive-${decided.kind}`);
 
   const live = g && state.review === null && g.status === 'playing';
   const mine = canMove();
@@ -393,7 +404,7 @@ async function route() {
     resume.hidden = !last;
     if (last) resume.href = `/g/${encodeURIComponent(last)}`;
     render();
-    dialogs.openNewGame();
+    dialogs.openNewGame(new URLSearchParams(location.search).get('variant') ?? undefined);
     return;
   }
   const id = decodeURIComponent(m[1]);
@@ -405,6 +416,17 @@ async function route() {
     params.delete('t');
     const rest = params.toString();
     history.replaceState(null, '', `/g/${encodeURIComponent(id)}${rest ? `?${rest}` : ''}`);
+  }
+  // A game opened for analysis (from the review or the editor) starts with the analysis on.
+  if (params.get('analysis') === '1') {
+    params.delete('analysis');
+    const rest = params.toString();
+    history.replaceState(null, '', `/g/${encodeURIComponent(id)}${rest ? `?${rest}` : ''}`);
+    await openGame(id);
+    state.analysisOn = true;
+    fetchAnalysis();
+    render();
+    return;
   }
   await openGame(id);
 }
@@ -735,6 +757,8 @@ async function main() {
   wireSettings();
   unlockOnGesture();
   dialogs = new Dialogs(createGame);
+  wireDialogLinks();
+  registerWorker();
   wireButtons();
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !document.querySelector('dialog[open]')) cancel();
@@ -748,7 +772,8 @@ async function main() {
   });
   window.addEventListener('popstate', route);
   try {
-    const variants = await api.variants();
+    // While the server restarts, the page (kept by the service worker) says so and waits.
+    const variants = await untilReached(() => api.variants(), () => setConnection('offline'));
     for (const v of variants) state.variants.set(v.name, v);
     dialogs.setVariants(variants);
     state.variant = state.variants.get('nine') ?? variants[0];

@@ -75,23 +75,23 @@ export function renderMoves(list, game, reviewing, onPick) {
   let number = start.number;
   let color = start.turn;
   game.moves.forEach((ply, i) => {
-    const li = h('li', `ply ${color}`, ply);
+    // The item stays a list item; the button inside it is what a click or a key presses.
+    const li = h('li', `ply ${color}`);
     li.dataset.ply = ply;
     li.dataset.index = String(i);
     if (color === 'white') li.dataset.num = `${number}.`;
     else if (i === 0) li.dataset.num = `${number}…`;
-    li.tabIndex = 0;
-    li.setAttribute('role', 'button');
-    li.setAttribute('aria-label', t('moves.item', { number: `${number}${color === 'white' ? '.' : '…'}`, color: cap(color), ply }));
+    const b = h('button', 'move-ply', ply);
+    b.type = 'button';
+    b.dataset.index = String(i);
+    b.setAttribute('aria-label', t('moves.item', { number: `${number}${color === 'white' ? '.' : '…'}`, color: cap(color), ply }));
     const shown = reviewing ?? game.moves.length - 1;
-    if (i === shown) li.classList.add('current');
-    li.addEventListener('click', () => onPick(i));
-    li.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        onPick(i);
-      }
-    });
+    if (i === shown) {
+      li.classList.add('current');
+      b.setAttribute('aria-current', 'step');
+    }
+    b.addEventListener('click', () => onPick(i));
+    li.append(b);
     list.append(li);
     if (color === 'black') number += 1;
     color = other(color);
@@ -99,7 +99,7 @@ export function renderMoves(list, game, reviewing, onPick) {
   // Follow the live game by scrolling the list itself (never the page).
   if (reviewing === null) list.scrollTop = list.scrollHeight;
   // The list is rebuilt on every render: keep the keyboard focus where it was.
-  if (focused !== null) list.querySelector(`[data-index="${focused}"]`)?.focus();
+  if (focused !== null) list.querySelector(`button[data-index="${focused}"]`)?.focus();
 }
 
 /** The analysis list: every legal ply with its score and grade, best first. */

@@ -1,0 +1,143 @@
+// The end of a game on the game page: the result in large type, the mill or the block that
+// decided it marked on the board, and what comes next (rematch, review, new game); and the
+// links from the game page to the review, the rules and the board editor.
+
+import { t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** @typedef {'white' | 'black'} Color */
+
+/**
+ * The points that decided a finished game: the mill its last ply closed (a win by removal or,
+ * in Three Men's Morris, by a line), or the pieces of the side that is blocked.
+ * @param {{status: string, result: ?{winner: ?Color, reason: string}, last: ?string,
+ *   board: Record<string, Color>}} game
+ * @param {{mills: string[][]}} variant
+ * @returns {{kind: 'mill' | 'blocked', points: string[]} | null}
+ */
+export function decidingPoints(game, variant) {
+  const r = game?.result;
+  if (!r || game.status !== 'over' || !r.winner) return null;
+  if (r.reason === 'blocked') {
+    const loser = r.winner === 'white' ? 'black' : 'white';
+    const points = Object.keys(game.board).filter((p) => game.board[p] === loser);
+    return points.length ? { kind: 'blocked', points } : null;
+  }
+  if ((r.reason === 'fewer_than_three' || r.reason === 'line') && game.last) {
+    const head = game.last.toLowerCase().split('x')[0];
+    const to = head.includes('-') ? head.split('-')[1] : head;
+    const mills = variant.mills.filter((m) => m.includes(to) && m.every((p) => game.board[p] === r.winner));
+    const points = [...new Set(mills.flat())];
+    return points.length ? { kind: 'mill', points } : null;
+  }
+  return null;
+}
+
+/** The end card, made once after the status card. */
+function card() {
+  let el = $('end-card');
+  if (el) return el;
+  el = document.createElement('section');
+  el.id = 'end-card';
+  el.className = 'card end-card';
+  el.setAttribute('aria-labelledby', 'end-title');
+  el.hidden = true;
+  const h = document.createElement('h2');
+  h.id = 'end-title';
+  h.className = 'end-title';
+  const why = document.createElement('p');
+  why.id = 'end-why';
+  const mark = document.createElement('p');
+  mark.id = 'end-mark';
+  mark.className = 'fine';
+  const actions = document.createElement('div');
+  actions.className = 'actions wrap';
+  const button = (id, cls) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = id;
+    if (cls) b.className = cls;
+    actions.append(b);
+    return b;
+  };
+  button('end-rematch', 'primary');
+  const review = document.createElement('a');
+  review.id = 'end-review';
+  review.className = 'button';
+  actions.append(review);
+  button('end-new');
+  el.append(h, why, mark, actions);
+  document.querySelector('.status-card')?.after(el);
+  return el;
+}
+
+/**
+ * Draws the end card for a finished game (hidden otherwise). `words` is the end in words;
+ * `you` this browser's seat; `on` has rematch() and newGame().
+ */
+export function renderEnd(game, variant, you, words, on) {
+  const el = card();
+  el.hidden = !game || game.status !== 'over' || !game.result;
+  if (el.hidden) return;
+  const r = game.result;
+  const title = $('end-title');
+  title.textContent = r.winner ? t('end.wins', { color: t(`color.${r.winner}`) }) : t('end.draw');
+  let personal = '';
+  if (r.winner && (you === 'white' || you === 'black')) personal = you === r.winner ? t('end.you_won') : t('end.you_lost');
+  $('end-why').textContent = personal ? `${words} ${personal}` : words;
+  const decided = decidingPoints(game, variant);
+  $('end-mark').textContent = decided ? t(decided.kind === 'mill' ? 'end.mill_marked' : 'end.block_marked') : '';
+  $('end-mark').hidden = !decided;
+  const rematch = $('end-rematch');
+  rematch.textContent = t('end.rematch');
+  rematch.hidden = !you;
+  rematch.onclick = on.rematch;
+  const review = $('end-review');
+  review.textContent = t('end.review');
+  review.href = `/review.html?game=${encodeURIComponent(game.id)}`;
+  review.hidden = game.moves.length === 0;
+  $('end-new').textContent = t('top.new');
+  $('end-new').onclick = on.newGame;
+}
+
+/**
+ * The options of a rematch: the same game again from the same start, the sides swapped
+ * against the computer or a friend.
+ */
+export function rematchOptions(game, you) {
+  const opponent = game.opponent;
+  const options = { variant: game.variant, opponent, position: game.start };
+  if (opponent === 'computer') {
+    const computer = game.players.white.kind === 'computer' ? game.players.white : game.players.black;
+    options.level = computer.level ?? 3;
+  }
+  if (opponent !== 'local' && (you === 'white' || you === 'black')) options.color = you === 'white' ? 'black' : 'white';
+  return options;
+}
+
+/** A link to the review beside the record's buttons, for any game with plies. */
+export function renderReviewLink(game) {
+  let a = $('btn-review-link');
+  if (!a) {
+    a = document.createElement('a');
+    a.id = 'btn-review-link';
+    a.className = 'button small';
+    document.querySelector('.record-actions')?.append(a);
+  }
+  a.textContent = t('review.open');
+  a.hidden = !game || game.moves.length === 0 || (game.opponent === 'friend' && game.status !== 'over');
+  if (game) a.href = `/review.html?game=${encodeURIComponent(game.id)}`;
+}
+
+/** The rules link of the new-game dialog follows the game chosen in it. */
+export function wireDialogLinks() {
+  const form = document.querySelector('#new-game form');
+  const rules = $('rules-link');
+  if (!form || !rules) return;
+  const follow = () => {
+    rules.href = `/rules.html?variant=${encodeURIComponent(form.elements.variant.value || 'nine')}`;
+  };
+  form.addEventListener('change', follow);
+  follow();
+}

@@ -1,0 +1,127 @@
+// @ts-check
+// The grades of a review: how much a ply lost beside the best ply of its position, and the
+// evaluation curve drawn over the plies. Pure: no DOM, no server.
+//
+// The thresholds are those of the server's analysis grades (hundredths of a piece lost):
+// up to 30 good, up to 100 an inaccuracy, up to 300 a mistake, more a blunder; throwing away
+// a forced win or walking into a forced loss is a blunder, a slower win is good.
+
+/** @typedef {{kind: 'cp' | 'mate', value: number}} Score */
+/** @typedef {'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder'} Grade */
+/** @typedef {'white' | 'black'} Color */
+
+/** The grades, best first. @type {readonly Grade[]} */
+export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+
+/** The most a ply may lose (hundredths of a piece) and keep each grade. */
+export const THRESHOLDS = Object.freeze({ good: 30, inaccuracy: 100, mistake: 300 });
+
+const FAR = 2 ** 40;
+
+/**
+ * One number that orders like the score: estimates as they are, wins above and losses below
+ * every estimate, a quicker win higher and a slower loss higher.
+ * @param {Score} s
+ */
+export function rank(s) {
+  if (s.kind === 'cp') return s.value;
+  if (s.value > 0) return FAR - s.value;
+  return -FAR - s.value - (s.value === 0 ? FAR : 0);
+}
+
+/**
+ * The grade of a ply that kept `played` where the best ply of the position keeps `best`,
+ * both for the side that plays.
+ * @param {Score} best
+ * @param {Score} played
+ * @returns {Grade}
+ */
+export function grade(best, played) {
+  if (rank(played) >= rank(best)) return 'best';
+  const bestWin = best.kind === 'mate' && best.value > 0;
+  const playedWin = played.kind === 'mate' && played.value > 0;
+  const playedLoss = played.kind === 'mate' && played.value <= 0;
+  if (bestWin) return playedWin ? 'good' : 'blunder';
+  if (playedLoss) return best.kind === 'mate' && best.value <= 0 ? 'good' : 'blunder';
+  if (best.kind === 'cp' && played.kind === 'cp') {
+    const loss = best.value - played.value;
+    if (loss <= THRESHOLDS.good) return 'good';
+    if (loss <= THRESHOLDS.inaccuracy) return 'inaccuracy';
+    if (loss <= THRESHOLDS.mistake) return 'mistake';
+    return 'blunder';
+  }
+  return 'good';
+}
+
+/**
+ * A score for `turn` as a value for White between -1 (Black wins) and 1 (White wins): the
+ * height of the evaluation curve. A piece up is about 0.46.
+ * @param {Score} s
+ * @param {Color} turn
+ */
+export function whiteValue(s, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  if (s.kind === 'mate') return s.value > 0 ? sign : -sign;
+  return sign * (2 / (1 + Math.exp(-s.value / 200)) - 1);
+}
+
+/**
+ * @typedef {{score: Score, turn: Color}} ReviewedPosition
+ * @typedef {{move: string, side: Color, score: Score}} ReviewedPly
+ * @typedef {{positions: ReviewedPosition[], plies: ReviewedPly[]}} Review
+ */
+
+/**
+ * The grade of every ply of a review.
+ * @param {Review} review
+ * @returns {Grade[]}
+ */
+export function gradePlies(review) {
+  return review.plies.map((p, i) => grade(review.positions[i].score, p.score));
+}
+
+/**
+ * The indexes of the plies of the worst grades (inaccuracy or worse), worst first and, within a
+ * grade, in the order played; at most `count`.
+ * @param {Grade[]} grades
+ * @param {number} [count]
+ */
+export function worstPlies(grades, count = 5) {
+  return grades
+    .map((g, i) => ({ g: GRADES.indexOf(g), i }))
+    .filter((x) => x.g >= GRADES.indexOf('inaccuracy'))
+    .sort((a, b) => b.g - a.g || a.i - b.i)
+    .slice(0, count)
+    .map((x) => x.i);
+}
+
+/**
+ * How many plies of each grade each side played.
+ * @param {Review} review
+ * @param {Grade[]} grades
+ * @returns {Record<Color, Record<Grade, number>>}
+ */
+export function tally(review, grades) {
+  const zero = () => /** @type {Record<Grade, number>} */ (Object.fromEntries(GRADES.map((g) => [g, 0])));
+  const out = { white: zero(), black: zero() };
+  review.plies.forEach((p, i) => {
+    out[p.side][grades[i]] += 1;
+  });
+  return out;
+}
+
+/**
+ * The points of the evaluation curve in a box `width` × `height`: x from 0 to width over the
+ * positions, y from 0 (White wins) to height (Black wins), the middle a level game.
+ * @param {ReviewedPosition[]} positions
+ * @param {number} width
+ * @param {number} height
+ * @returns {{x: number, y: number}[]}
+ */
+export function curve(positions, width, height) {
+  const n = positions.length;
+  return positions.map((p, i) => ({
+    x: n > 1 ? (i * width) / (n - 1) : width / 2,
+    y: ((1 - whiteValue(p.score, p.turn)) * height) / 2,
+  }));
+}
