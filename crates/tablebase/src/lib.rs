@@ -23,12 +23,14 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bits;
 mod build;
 mod engine_probe;
 mod error;
 pub mod file;
 mod forward;
 mod index;
+mod moving;
 mod placing;
 mod progress;
 mod sector;
