@@ -23,11 +23,15 @@ pub enum Reason {
     Resignation,
     /// The players agreed to a draw.
     Agreement,
+    /// The loser's time ran out.
+    Timeout,
+    /// The loser left the game and the winner claimed it.
+    Abandonment,
 }
 
 impl Reason {
     /// A stable lower-case name: `fewer_than_three`, `blocked`, `line`, `repetition`,
-    /// `n_move_rule`, `full_board`, `resignation`, `agreement`.
+    /// `n_move_rule`, `full_board`, `resignation`, `agreement`, `timeout`, `abandonment`.
     pub const fn name(self) -> &'static str {
         match self {
             Reason::FewerThanThree => "fewer_than_three",
@@ -38,6 +42,8 @@ impl Reason {
             Reason::FullBoard => "full_board",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
+            Reason::Timeout => "timeout",
+            Reason::Abandonment => "abandonment",
         }
     }
 
@@ -52,6 +58,8 @@ impl Reason {
             Reason::FullBoard,
             Reason::Resignation,
             Reason::Agreement,
+            Reason::Timeout,
+            Reason::Abandonment,
         ]
         .into_iter()
         .find(|r| r.name() == name)
@@ -108,6 +116,8 @@ impl Outcome {
             Reason::FullBoard => "Draw: the board is full".into(),
             Reason::Resignation => format!("{loser} resigned"),
             Reason::Agreement => "Draw by agreement".into(),
+            Reason::Timeout => format!("{loser} ran out of time"),
+            Reason::Abandonment => format!("{loser} left the game"),
         }
     }
 }

@@ -159,7 +159,8 @@ impl From<Refusal> for ApiError {
             | Refusal::DrawAlreadyOffered
             | Refusal::NoDrawOffered
             | Refusal::OwnDrawOffer
-            | Refusal::NoCoaching => ApiError::Conflict(message),
+            | Refusal::NoCoaching
+            | Refusal::OutOfTime => ApiError::Conflict(message),
         }
     }
 }

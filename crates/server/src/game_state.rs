@@ -6,9 +6,11 @@
 
 use std::fmt;
 
-use morris_core::{ByColor, Color, Game, GameError, Outcome, Ply, PlyText, TextPlyError};
+use morris_core::{ByColor, Color, Game, GameError, Outcome, Ply, PlyText, Reason, TextPlyError};
 
-use crate::seat::{GameId, Opponent, Player, Seat, Token, TokenHash};
+use crate::accounts::PlayerId;
+use crate::clock::{Clock, Millis};
+use crate::seat::{GameId, Holder, Opponent, Player, Seat, TokenHash};
 
 /// Why a game refuses a change. The domain speaks no HTTP: the edge turns each refusal into
 /// the API's error (`From<Refusal> for ApiError`).
@@ -38,6 +40,8 @@ pub enum Refusal {
     OwnDrawOffer,
     /// Hints and analyses are off in a game against a friend while it is played.
     NoCoaching,
+    /// The mover's time ran out before the ply.
+    OutOfTime,
 }
 
 impl fmt::Display for Refusal {
@@ -66,6 +70,7 @@ impl fmt::Display for Refusal {
             Refusal::NoCoaching => f.write_str(
                 "hints and analysis are off in a game against a friend until it is over",
             ),
+            Refusal::OutOfTime => f.write_str("your time ran out before this ply"),
         }
     }
 }
@@ -92,6 +97,28 @@ pub struct GameState {
     pub version: u64,
     /// When the game was created, in seconds since 1970.
     pub created: i64,
+    /// The player of each seat when it is known: both in a game of the lobby, the creator's
+    /// when a session created the game. A player holds their seat without its token.
+    pub accounts: ByColor<Option<PlayerId>>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, in a game that has one.
+    pub clock: Option<Clock>,
+    /// When each ply was played and the time its mover had left after it, one per ply.
+    pub times: Vec<PlyTime>,
+    /// When the game ended, in milliseconds since 1970.
+    pub ended_at: Option<Millis>,
+    /// How a rated game that ended changed the players' ratings.
+    pub ratings: Option<ByColor<crate::rating::RatingChange>>,
+}
+
+/// When a ply was played and, with a clock, the time its mover had left after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyTime {
+    /// When, in milliseconds since 1970.
+    pub at: Millis,
+    /// The mover's time left after the ply (its increment added), with a clock.
+    pub left: Option<Millis>,
 }
 
 /// What a seat does about a draw.
@@ -107,10 +134,45 @@ pub enum DrawAction {
 }
 
 impl GameState {
-    /// The seat a token holds, if any.
-    pub fn seat_of(&self, token: &Token) -> Option<Seat> {
-        let hash = token.hash();
-        let holds = |c: Color| self.seats.get(c).is_some_and(|h| h.matches(&hash));
+    /// A new game with no players known, no clock, unrated, at version 1.
+    pub fn new(
+        id: GameId,
+        game: Game,
+        opponent: Opponent,
+        players: ByColor<Player>,
+        seats: ByColor<Option<TokenHash>>,
+        created: i64,
+    ) -> GameState {
+        GameState {
+            id,
+            game,
+            opponent,
+            players,
+            seats,
+            draw_offer: None,
+            version: 1,
+            created,
+            accounts: ByColor::new(None, None),
+            rated: false,
+            clock: None,
+            times: Vec::new(),
+            ended_at: None,
+            ratings: None,
+        }
+    }
+
+    /// The seat a token or a player holds, if any.
+    pub fn seat_of<'a>(&self, who: impl Into<Holder<'a>>) -> Option<Seat> {
+        let who = who.into();
+        let hash = match who {
+            Holder::Token(token) => Some(token.hash()),
+            Holder::Player(_) => None,
+        };
+        let holds = |c: Color| match (who, &hash) {
+            (Holder::Player(p), _) => *self.accounts.get(c) == Some(p),
+            (Holder::Token(_), Some(hash)) => self.seats.get(c).is_some_and(|h| h.matches(hash)),
+            (Holder::Token(_), None) => false,
+        };
         match (holds(Color::White), holds(Color::Black)) {
             (true, true) => Some(Seat::Both),
             (true, false) => Some(Seat::One(Color::White)),
@@ -119,8 +181,47 @@ impl GameState {
         }
     }
 
-    fn require_seat(&self, token: &Token) -> Result<Seat, Refusal> {
-        self.seat_of(token).ok_or(Refusal::NoSeat)
+    fn require_seat(&self, who: Holder<'_>) -> Result<Seat, Refusal> {
+        self.seat_of(who).ok_or(Refusal::NoSeat)
+    }
+
+    /// When the flag of the side to move falls, in a game with a clock that is played.
+    pub fn deadline(&self) -> Option<Millis> {
+        let clock = self.clock.as_ref()?;
+        if self.is_over() {
+            return None;
+        }
+        Some(clock.deadline(self.game.position().turn()))
+    }
+
+    /// The game ended on time, if the flag of the side to move has fallen at `now`.
+    pub fn flag_fall(&self, now: Millis) -> Option<GameState> {
+        let turn = self.game.position().turn();
+        if self.deadline().is_none_or(|d| now < d) {
+            return None;
+        }
+        let mut next = self.next();
+        next.game
+            .set_ended(Some(Outcome::win(!turn, Reason::Timeout)));
+        next.finish(now);
+        Some(next)
+    }
+
+    /// Stops the clock and notes the end, in a state that has just ended.
+    fn finish(&mut self, now: Millis) {
+        if !self.is_over() {
+            return;
+        }
+        self.draw_offer = None;
+        self.ended_at = Some(now);
+        // The clock stands as it stood at the last ply, unless time ran out: then the loser
+        // shows none left.
+        if let Some(clock) = &mut self.clock {
+            let turn = self.game.position().turn();
+            if clock.flagged(turn, now) {
+                *clock = clock.stopped(turn, now);
+            }
+        }
     }
 
     /// Whether the game is over.
@@ -176,10 +277,22 @@ impl GameState {
         next
     }
 
-    fn with_ply(&self, ply: Ply) -> Result<GameState, Refusal> {
+    fn with_ply(&self, ply: Ply, now: Millis) -> Result<GameState, Refusal> {
         let mut next = self.next();
         let mover = self.game.position().turn();
+        if let Some(clock) = &self.clock {
+            next.clock = Some(
+                clock
+                    .after_ply(mover, now)
+                    .map_err(|_| Refusal::OutOfTime)?,
+            );
+        }
         next.game.play(ply).map_err(Refusal::Game)?;
+        next.times.push(PlyTime {
+            at: now,
+            left: next.clock.map(|c| *c.left.get(mover)),
+        });
+        next.finish(now);
         // An offer lapses when the side it was made to plays on instead of accepting.
         if next.draw_offer.is_some_and(|c| c != mover) {
             next.draw_offer = None;
@@ -192,9 +305,15 @@ impl GameState {
     /// # Errors
     ///
     /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::NotYourTurn`], and
-    /// [`Refusal::Ply`] for a ply that is not legal here.
-    pub fn play(&self, token: &Token, text: &PlyText) -> Result<GameState, Refusal> {
-        let seat = self.require_seat(token)?;
+    /// [`Refusal::Ply`] for a ply that is not legal here, [`Refusal::OutOfTime`] when the
+    /// mover's time ran out.
+    pub fn play<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        text: &PlyText,
+        now: Millis,
+    ) -> Result<GameState, Refusal> {
+        let seat = self.require_seat(who.into())?;
         self.require_playing()?;
         let turn = self.game.position().turn();
         if !seat.plays(turn) {
@@ -205,7 +324,7 @@ impl GameState {
             .position()
             .ply_from_text(text)
             .map_err(Refusal::Ply)?;
-        self.with_ply(ply)
+        self.with_ply(ply, now)
     }
 
     /// The computer plays its chosen ply.
@@ -213,11 +332,11 @@ impl GameState {
     /// # Errors
     ///
     /// 409 when it is not the computer's turn or the ply is illegal.
-    pub fn play_computer(&self, ply: Ply) -> Result<GameState, Refusal> {
+    pub fn play_computer(&self, ply: Ply, now: Millis) -> Result<GameState, Refusal> {
         if self.computer_to_move().is_none() {
             return Err(Refusal::NotComputersTurn);
         }
-        self.with_ply(ply)
+        self.with_ply(ply, now)
     }
 
     /// Takes back the token holder's last ply: against the computer, the computer's reply too;
@@ -227,8 +346,12 @@ impl GameState {
     ///
     /// 403 for a token without a seat; 409 when there is nothing of the holder's to take back,
     /// or the game ended by resignation or agreement (or a friend game is over).
-    pub fn takeback(&self, token: &Token) -> Result<GameState, Refusal> {
-        let seat = self.require_seat(token)?;
+    pub fn takeback<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        now: Millis,
+    ) -> Result<GameState, Refusal> {
+        let seat = self.require_seat(who.into())?;
         if self.draw_or_resigned() {
             return Err(Refusal::EndedByAgreement);
         }
@@ -252,10 +375,15 @@ impl GameState {
             return Err(Refusal::NothingToTakeBack);
         }
         let mut next = self.next();
+        let turn = self.game.position().turn();
         for _ in 0..count {
             next.game.undo();
         }
+        next.times.truncate(next.game.plies().len());
         next.draw_offer = None;
+        if let Some(clock) = &mut next.clock {
+            *clock = clock.switched(turn, now);
+        }
         Ok(next)
     }
 
@@ -271,8 +399,12 @@ impl GameState {
     /// # Errors
     ///
     /// 403 for a token without a seat, 409 when the game is over.
-    pub fn resign(&self, token: &Token) -> Result<GameState, Refusal> {
-        let seat = self.require_seat(token)?;
+    pub fn resign<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        now: Millis,
+    ) -> Result<GameState, Refusal> {
+        let seat = self.require_seat(who.into())?;
         self.require_playing()?;
         let color = match seat {
             Seat::One(c) => c,
@@ -280,7 +412,7 @@ impl GameState {
         };
         let mut next = self.next();
         next.game.resign(color);
-        next.draw_offer = None;
+        next.finish(now);
         Ok(next)
     }
 
@@ -292,13 +424,14 @@ impl GameState {
     ///
     /// 403 for a token without a seat; 409 when the game is over, or there is no offer to
     /// answer, or the holder answers their own offer, or offers twice.
-    pub fn draw(
+    pub fn draw<'a>(
         &self,
-        token: &Token,
+        who: impl Into<Holder<'a>>,
         action: DrawAction,
         computer_accepts: bool,
+        now: Millis,
     ) -> Result<Option<GameState>, Refusal> {
-        let seat = self.require_seat(token)?;
+        let seat = self.require_seat(who.into())?;
         self.require_playing()?;
         let own = |c: Color| seat.plays(c);
         match action {
@@ -312,6 +445,7 @@ impl GameState {
                     }
                     let mut next = self.next();
                     next.game.agree_draw();
+                    next.finish(now);
                     return Ok(Some(next));
                 }
                 let by = match seat {
@@ -333,6 +467,7 @@ impl GameState {
                 next.draw_offer = None;
                 if action == DrawAction::Accept {
                     next.game.agree_draw();
+                    next.finish(now);
                 }
                 Ok(Some(next))
             }
@@ -346,6 +481,7 @@ mod tests {
 
     use super::*;
     use crate::seat::Name;
+    use crate::seat::Token;
 
     fn p(text: &str) -> PlyText {
         text.parse().unwrap()
@@ -362,37 +498,35 @@ mod tests {
             Opponent::Computer => Player::Computer(3),
             _ => Player::Human(None),
         };
-        let s = GameState {
-            id: GameId::random(),
-            game: Game::new(Position::start(Variant::Nine)),
+        let s = GameState::new(
+            GameId::random(),
+            Game::new(Position::start(Variant::Nine)),
             opponent,
-            players: ByColor::new(Player::Human(Name::new("Ann").ok()), black),
-            seats: ByColor::new(Some(a.hash()), black_seat),
-            draw_offer: None,
-            version: 1,
-            created: 0,
-        };
+            ByColor::new(Player::Human(Name::new("Ann").ok()), black),
+            ByColor::new(Some(a.hash()), black_seat),
+            0,
+        );
         (s, a, b)
     }
 
     #[test]
     fn plies_are_refereed() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, &p("d6")).unwrap();
+        let s = s.play(&white, &p("d6"), 0).unwrap();
         assert_eq!(s.version, 2);
         assert_eq!(
-            s.play(&white, &p("f4")).unwrap_err(),
+            s.play(&white, &p("f4"), 0).unwrap_err(),
             Refusal::NotYourTurn(Color::Black)
         );
         assert!(matches!(
-            s.play(&black, &p("d6")).unwrap_err(),
+            s.play(&black, &p("d6"), 0).unwrap_err(),
             Refusal::Ply(TextPlyError::Illegal { .. })
         ));
         assert_eq!(
-            s.play(&Token::random(), &p("f4")).unwrap_err(),
+            s.play(&Token::random(), &p("f4"), 0).unwrap_err(),
             Refusal::NoSeat
         );
-        let s = s.play(&black, &p("F4")).unwrap();
+        let s = s.play(&black, &p("F4"), 0).unwrap();
         assert_eq!(s.game.ply_texts(), ["d6", "f4"]);
     }
 
@@ -408,50 +542,68 @@ mod tests {
     #[test]
     fn takeback_against_the_computer_takes_back_its_reply_too() {
         let (s, white, _) = state(Opponent::Computer);
-        assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
-        let s = s.play(&white, &p("d6")).unwrap();
+        assert_eq!(
+            s.takeback(&white, 0).unwrap_err(),
+            Refusal::NothingToTakeBack
+        );
+        let s = s.play(&white, &p("d6"), 0).unwrap();
         assert_eq!(s.computer_to_move(), Some(3));
         let reply = s.game.position().parse_ply("f4").unwrap();
-        let s = s.play_computer(reply).unwrap();
+        let s = s.play_computer(reply, 0).unwrap();
         assert_eq!(s.computer_to_move(), None);
-        let back = s.takeback(&white).unwrap();
+        let back = s.takeback(&white, 0).unwrap();
         assert!(back.game.plies().is_empty());
         // While the computer thinks, only the human's ply goes.
-        let s = s.play(&white, &p("d2")).unwrap();
-        let back = s.takeback(&white).unwrap();
+        let s = s.play(&white, &p("d2"), 0).unwrap();
+        let back = s.takeback(&white, 0).unwrap();
         assert_eq!(back.game.ply_texts(), ["d6", "f4"]);
     }
 
     #[test]
     fn takeback_in_a_friend_game_only_before_the_answer() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.play(&white, &p("d6")).unwrap();
-        assert_eq!(s.takeback(&black).unwrap_err(), Refusal::NothingToTakeBack);
-        let s = s.play(&black, &p("f4")).unwrap();
-        assert_eq!(s.takeback(&white).unwrap_err(), Refusal::NothingToTakeBack);
-        assert!(s.takeback(&black).unwrap().game.ply_texts() == ["d6"]);
+        let s = s.play(&white, &p("d6"), 0).unwrap();
+        assert_eq!(
+            s.takeback(&black, 0).unwrap_err(),
+            Refusal::NothingToTakeBack
+        );
+        let s = s.play(&black, &p("f4"), 0).unwrap();
+        assert_eq!(
+            s.takeback(&white, 0).unwrap_err(),
+            Refusal::NothingToTakeBack
+        );
+        assert!(s.takeback(&black, 0).unwrap().game.ply_texts() == ["d6"]);
     }
 
     #[test]
     fn draw_offers_are_answered_by_the_other_side() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
+        let s = s
+            .draw(&white, DrawAction::Offer, false, 0)
+            .unwrap()
+            .unwrap();
         assert_eq!(s.draw_offer, Some(Color::White));
         assert_eq!(
-            s.draw(&white, DrawAction::Accept, false).unwrap_err(),
+            s.draw(&white, DrawAction::Accept, false, 0).unwrap_err(),
             Refusal::OwnDrawOffer
         );
-        let declined = s.draw(&black, DrawAction::Decline, false).unwrap().unwrap();
+        let declined = s
+            .draw(&black, DrawAction::Decline, false, 0)
+            .unwrap()
+            .unwrap();
         assert_eq!(declined.draw_offer, None);
         assert!(!declined.is_over());
-        let agreed = s.draw(&black, DrawAction::Accept, false).unwrap().unwrap();
+        let agreed = s
+            .draw(&black, DrawAction::Accept, false, 0)
+            .unwrap()
+            .unwrap();
         assert_eq!(agreed.game.outcome().unwrap().reason, Reason::Agreement);
         assert!(matches!(
-            agreed.play(&white, &p("d6")).unwrap_err(),
+            agreed.play(&white, &p("d6"), 0).unwrap_err(),
             Refusal::GameOver(_)
         ));
         assert_eq!(
-            agreed.takeback(&white).unwrap_err(),
+            agreed.takeback(&white, 0).unwrap_err(),
             Refusal::EndedByAgreement
         );
     }
@@ -459,34 +611,120 @@ mod tests {
     #[test]
     fn an_offer_lapses_when_the_other_side_plays() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.draw(&white, DrawAction::Offer, false).unwrap().unwrap();
-        let s = s.play(&white, &p("d6")).unwrap();
+        let s = s
+            .draw(&white, DrawAction::Offer, false, 0)
+            .unwrap()
+            .unwrap();
+        let s = s.play(&white, &p("d6"), 0).unwrap();
         assert_eq!(
             s.draw_offer,
             Some(Color::White),
             "the offerer's own ply keeps it"
         );
-        let s = s.play(&black, &p("f4")).unwrap();
+        let s = s.play(&black, &p("f4"), 0).unwrap();
         assert_eq!(s.draw_offer, None);
     }
 
     #[test]
     fn the_computer_answers_offers_at_once() {
         let (s, white, _) = state(Opponent::Computer);
-        assert!(s.draw(&white, DrawAction::Offer, false).unwrap().is_none());
-        let agreed = s.draw(&white, DrawAction::Offer, true).unwrap().unwrap();
+        assert!(
+            s.draw(&white, DrawAction::Offer, false, 0)
+                .unwrap()
+                .is_none()
+        );
+        let agreed = s.draw(&white, DrawAction::Offer, true, 0).unwrap().unwrap();
         assert!(agreed.is_over());
     }
 
     #[test]
     fn resigning_ends_the_game() {
         let (s, white, black) = state(Opponent::Friend);
-        let s = s.resign(&black).unwrap();
+        let s = s.resign(&black, 0).unwrap();
         let o = s.game.outcome().unwrap();
         assert_eq!(o.winner, Some(Color::White));
         assert!(matches!(
-            s.resign(&white).unwrap_err(),
+            s.resign(&white, 0).unwrap_err(),
             Refusal::GameOver(_)
         ));
+    }
+
+    fn clocked(minutes: u32, seconds: u32) -> (GameState, Token, Token) {
+        let (mut s, white, black) = state(Opponent::Friend);
+        let control = crate::clock::TimeControl::minutes(minutes, seconds).unwrap();
+        s.clock = Some(Clock::start(control, T0));
+        (s, white, black)
+    }
+
+    const T0: Millis = 1_700_000_000_000;
+
+    #[test]
+    fn each_ply_is_timed_and_deducted() {
+        let (s, white, black) = clocked(3, 2);
+        let s = s.play(&white, &p("d6"), T0 + 5_000).unwrap();
+        let s = s.play(&black, &p("f4"), T0 + 12_000).unwrap();
+        let clock = s.clock.unwrap();
+        assert_eq!(clock.left.white, 177_000);
+        assert_eq!(clock.left.black, 175_000);
+        assert_eq!(
+            s.times,
+            [
+                PlyTime {
+                    at: T0 + 5_000,
+                    left: Some(177_000)
+                },
+                PlyTime {
+                    at: T0 + 12_000,
+                    left: Some(175_000)
+                }
+            ]
+        );
+        assert_eq!(s.deadline(), Some(T0 + 12_000 + 177_000));
+    }
+
+    #[test]
+    fn a_flag_falls_with_nobody_there_and_a_late_ply_is_refused() {
+        let (s, white, _) = clocked(1, 0);
+        assert!(s.flag_fall(T0 + 59_999).is_none());
+        assert_eq!(
+            s.play(&white, &p("d6"), T0 + 60_000).unwrap_err(),
+            Refusal::OutOfTime
+        );
+        let over = s.flag_fall(T0 + 60_000).unwrap();
+        let outcome = over.game.outcome().unwrap();
+        assert_eq!(outcome.winner, Some(Color::Black));
+        assert_eq!(outcome.reason, Reason::Timeout);
+        assert_eq!(over.ended_at, Some(T0 + 60_000));
+        assert_eq!(over.clock.unwrap().left.white, 0);
+        assert_eq!(over.deadline(), None);
+        assert!(over.flag_fall(T0 + 120_000).is_none(), "a game ends once");
+    }
+
+    #[test]
+    fn correspondence_gives_days_per_ply() {
+        let (mut s, white, black) = state(Opponent::Friend);
+        let control = crate::clock::TimeControl::correspondence(1).unwrap();
+        s.clock = Some(Clock::start(control, T0));
+        let day = crate::clock::DAY;
+        let s = s.play(&white, &p("d6"), T0 + day - 1).unwrap();
+        let s = s.play(&black, &p("f4"), T0 + 2 * day - 2).unwrap();
+        assert!(s.flag_fall(T0 + 3 * day - 3).is_none());
+        let over = s.flag_fall(T0 + 3 * day - 2).unwrap();
+        assert_eq!(over.game.outcome().unwrap().winner, Some(Color::Black));
+    }
+
+    #[test]
+    fn a_player_holds_their_seat_without_the_token() {
+        let (mut s, _, _) = state(Opponent::Friend);
+        let (ann, bob) = (PlayerId(1), PlayerId(2));
+        s.accounts = ByColor::new(Some(ann), Some(bob));
+        assert_eq!(s.seat_of(ann), Some(Seat::One(Color::White)));
+        assert_eq!(s.seat_of(PlayerId(3)), None);
+        let s = s.play(ann, &p("d6"), 0).unwrap();
+        assert_eq!(
+            s.play(ann, &p("f4"), 0).unwrap_err(),
+            Refusal::NotYourTurn(Color::Black)
+        );
+        assert!(s.play(bob, &p("f4"), 0).is_ok());
     }
 }

@@ -1,0 +1,168 @@
+//! The lobby as the server runs it: the [`Lobby`] behind a lock, the games between people
+//! being played, and the channel that tells every lobby connection what changed.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use morris_core::{ByColor, Game, Position};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::app::AppState;
+use crate::clock::Clock;
+use crate::error::ApiError;
+use crate::game_state::GameState;
+use crate::lobby::{Entrant, Lobby, MAX_PLAYING, Pairing};
+use crate::seat::{GameId, Name, Opponent, Player};
+
+/// How many lobby events a slow connection may fall behind before it skips to the newest.
+const EVENTS_KEPT: usize = 256;
+
+/// What a lobby connection hears.
+#[derive(Debug, Clone)]
+pub enum LobbyEvent {
+    /// The challenges or the games being played changed.
+    Changed,
+    /// Two players were paired in a new game.
+    Paired(Arc<PairedView>),
+}
+
+/// A new game of two players from the lobby.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedView {
+    /// The game's id.
+    pub game: String,
+    /// The players, by colour.
+    #[serde(skip)]
+    pub players: ByColor<crate::accounts::PlayerId>,
+}
+
+/// A game between people being played, as the lobby and the home page list it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlayingView {
+    /// The game's id.
+    pub id: String,
+    /// The variant's name.
+    pub variant: &'static str,
+    /// White's name, or `null` for an anonymous player.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+    /// The time control written short, if any.
+    pub clock: Option<String>,
+    /// Whether it is rated.
+    pub rated: bool,
+}
+
+/// The lobby of a running server.
+#[derive(Debug)]
+pub struct LobbyHub {
+    lobby: Mutex<Lobby>,
+    playing: Mutex<BTreeMap<GameId, PlayingView>>,
+    events: broadcast::Sender<LobbyEvent>,
+}
+
+impl Default for LobbyHub {
+    fn default() -> LobbyHub {
+        LobbyHub {
+            lobby: Mutex::new(Lobby::default()),
+            playing: Mutex::new(BTreeMap::new()),
+            events: broadcast::channel(EVENTS_KEPT).0,
+        }
+    }
+}
+
+impl LobbyHub {
+    /// The lobby, locked. A panic while it is held leaves it whole: no method of it panics
+    /// half-way.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Lobby> {
+        self.lobby.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn playing(&self) -> std::sync::MutexGuard<'_, BTreeMap<GameId, PlayingView>> {
+        self.playing.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A receiver of every event from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<LobbyEvent> {
+        self.events.subscribe()
+    }
+
+    /// Tells every lobby connection that the lobby changed.
+    pub fn changed(&self) {
+        // No receiver is no error: nobody has the lobby open.
+        let _ = self.events.send(LobbyEvent::Changed);
+    }
+
+    /// The games being played, newest first.
+    pub fn games_playing(&self, limit: usize) -> Vec<PlayingView> {
+        self.playing().values().rev().take(limit).cloned().collect()
+    }
+
+    /// Lists a game as being played.
+    pub fn add_playing(&self, state: &GameState) {
+        let mut playing = self.playing();
+        if playing.len() >= MAX_PLAYING {
+            return;
+        }
+        let name = |p: &Player| match p {
+            Player::Human(n) => n.as_ref().map(|n| n.as_str().to_owned()),
+            Player::Computer(_) => None,
+        };
+        playing.insert(
+            state.id.clone(),
+            PlayingView {
+                id: state.id.to_string(),
+                variant: state.game.start().rules().variant.name(),
+                white: name(&state.players.white),
+                black: name(&state.players.black),
+                clock: state.clock.map(|c| c.control.to_string()),
+                rated: state.rated,
+            },
+        );
+    }
+
+    /// A game ended: it leaves the list of games being played.
+    pub fn game_ended(&self, id: &GameId) {
+        if self.playing().remove(id).is_some() {
+            self.changed();
+        }
+    }
+}
+
+/// The name shown for an entrant: their user name, if signed up.
+fn shown(e: &Entrant) -> Player {
+    Player::Human(e.name.as_ref().and_then(|n| Name::new(n.as_str()).ok()))
+}
+
+/// Starts the game of a pairing: both players seated by their sessions (no seat tokens),
+/// the clock running from now, listed as being played, and both told.
+///
+/// # Errors
+///
+/// 500 when the database fails.
+pub async fn start_pairing(app: &Arc<AppState>, pairing: Pairing) -> Result<GameState, ApiError> {
+    let mut state = GameState::new(
+        GameId::random(),
+        Game::new(Position::new(pairing.terms.variant.rules())),
+        Opponent::Friend,
+        ByColor::new(shown(&pairing.white), shown(&pairing.black)),
+        ByColor::new(None, None),
+        app.now_ms() / 1000,
+    );
+    state.accounts = ByColor::new(Some(pairing.white.player), Some(pairing.black.player));
+    state.rated = pairing.terms.rated;
+    state.clock = pairing.terms.clock.map(|c| Clock::start(c, app.now_ms()));
+    let live = app.create(state).await?;
+    let state = live.snapshot().await;
+    app.lobby.add_playing(&state);
+    let _ = app
+        .lobby
+        .events
+        .send(LobbyEvent::Paired(Arc::new(PairedView {
+            game: state.id.to_string(),
+            players: ByColor::new(pairing.white.player, pairing.black.player),
+        })));
+    app.lobby.changed();
+    Ok(state)
+}
