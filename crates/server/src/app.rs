@@ -28,6 +28,12 @@ const UPDATES_KEPT: usize = 16;
 pub struct LiveGame {
     state: tokio::sync::Mutex<GameState>,
     updates: broadcast::Sender<Arc<GameView>>,
+    /// Messages other than the game's state (chat lines, presence), as JSON text.
+    events: broadcast::Sender<Arc<str>>,
+    /// Which players are connected.
+    presence: Mutex<crate::presence::Presence>,
+    /// The recent chat lines of each side.
+    chat_rate: Mutex<crate::chat::ChatRate>,
     /// The version the computer is choosing a ply for (0: none).
     searching: AtomicU64,
     /// When the game was last asked for, in seconds since the server started.
@@ -35,10 +41,13 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    fn new(state: GameState) -> LiveGame {
+    fn new(state: GameState, now: Millis) -> LiveGame {
         LiveGame {
             state: tokio::sync::Mutex::new(state),
             updates: broadcast::channel(UPDATES_KEPT).0,
+            events: broadcast::channel(UPDATES_KEPT).0,
+            presence: Mutex::new(crate::presence::Presence::new(now)),
+            chat_rate: Mutex::new(crate::chat::ChatRate::default()),
             searching: AtomicU64::new(0),
             touched: AtomicU64::new(0),
         }
@@ -52,6 +61,29 @@ impl LiveGame {
     /// A receiver of every state from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<GameView>> {
         self.updates.subscribe()
+    }
+
+    /// A receiver of every other message (chat, presence) from now on.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<Arc<str>> {
+        self.events.subscribe()
+    }
+
+    /// Sends a message to every watcher.
+    pub fn tell(&self, message: &impl serde::Serialize) {
+        if let Ok(text) = serde_json::to_string(message) {
+            // No receiver is no error: nobody watches.
+            let _ = self.events.send(text.into());
+        }
+    }
+
+    /// The presence of the players, locked.
+    pub fn presence(&self) -> std::sync::MutexGuard<'_, crate::presence::Presence> {
+        self.presence.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The chat's rate of each side, locked.
+    pub fn chat_rate(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatRate> {
+        self.chat_rate.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -302,7 +334,7 @@ impl AppState {
         let live = self
             .games()
             .entry(id.clone())
-            .or_insert_with(|| Arc::new(LiveGame::new(state)))
+            .or_insert_with(|| Arc::new(LiveGame::new(state, self.now_ms())))
             .clone();
         self.touch(&live);
         Ok(live)
@@ -316,7 +348,7 @@ impl AppState {
     pub async fn create(self: &Arc<Self>, state: GameState) -> Result<Arc<LiveGame>, ApiError> {
         self.store.insert(&state).await?;
         self.deadlines().set(&state.id, state.deadline());
-        let live = Arc::new(LiveGame::new(state.clone()));
+        let live = Arc::new(LiveGame::new(state.clone(), self.now_ms()));
         self.touch(&live);
         self.games().insert(state.id.clone(), live.clone());
         self.start_computer(&live, &state);

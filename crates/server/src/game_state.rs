@@ -42,6 +42,14 @@ pub enum Refusal {
     NoCoaching,
     /// The mover's time ran out before the ply.
     OutOfTime,
+    /// A game is aborted only in a game between people, before each side has played.
+    TooLateToAbort,
+    /// The opponent is connected, or has not been gone long enough.
+    OpponentPresent,
+    /// A rematch is offered only once the game is over.
+    StillPlaying,
+    /// The rematch was already agreed.
+    Rematched,
 }
 
 impl fmt::Display for Refusal {
@@ -71,6 +79,14 @@ impl fmt::Display for Refusal {
                 "hints and analysis are off in a game against a friend until it is over",
             ),
             Refusal::OutOfTime => f.write_str("your time ran out before this ply"),
+            Refusal::TooLateToAbort => f.write_str(
+                "a game can be aborted only between people, before each side has played",
+            ),
+            Refusal::OpponentPresent => f.write_str(
+                "your opponent is here or has not been gone long enough to claim the game",
+            ),
+            Refusal::StillPlaying => f.write_str("a rematch is offered once the game is over"),
+            Refusal::Rematched => f.write_str("the rematch has started already"),
         }
     }
 }
@@ -110,6 +126,10 @@ pub struct GameState {
     pub ended_at: Option<Millis>,
     /// How a rated game that ended changed the players' ratings.
     pub ratings: Option<ByColor<crate::rating::RatingChange>>,
+    /// The side that offers a rematch, once the game is over.
+    pub rematch_offer: Option<Color>,
+    /// The rematch, once agreed.
+    pub next_game: Option<GameId>,
 }
 
 /// When a ply was played and, with a clock, the time its mover had left after it.
@@ -158,6 +178,8 @@ impl GameState {
             times: Vec::new(),
             ended_at: None,
             ratings: None,
+            rematch_offer: None,
+            next_game: None,
         }
     }
 
@@ -473,6 +495,123 @@ impl GameState {
             }
         }
     }
+
+    fn own_side(&self, seat: Seat) -> Color {
+        match seat {
+            Seat::One(c) => c,
+            Seat::Both => self.game.position().turn(),
+        }
+    }
+
+    /// The holder calls the game off: only in a game between people, before each side has
+    /// played its first ply. It then counts for nobody.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::TooLateToAbort`].
+    pub fn abort<'a>(&self, who: impl Into<Holder<'a>>, now: Millis) -> Result<GameState, Refusal> {
+        self.require_seat(who.into())?;
+        self.require_playing()?;
+        if self.opponent != Opponent::Friend || self.game.plies().len() >= 2 {
+            return Err(Refusal::TooLateToAbort);
+        }
+        let mut next = self.next();
+        next.game.set_ended(Some(Outcome::draw(Reason::Aborted)));
+        next.finish(now);
+        Ok(next)
+    }
+
+    /// The holder claims the game (a win, or a draw when `draw`) after the opponent has been
+    /// gone for `opponent_gone` milliseconds, at least [`crate::presence::CLAIM_AFTER`].
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::OpponentPresent`].
+    pub fn claim<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        draw: bool,
+        opponent_gone: Option<Millis>,
+        now: Millis,
+    ) -> Result<GameState, Refusal> {
+        let seat = self.require_seat(who.into())?;
+        self.require_playing()?;
+        if self.opponent != Opponent::Friend
+            || seat == Seat::Both
+            || opponent_gone.is_none_or(|g| g < crate::presence::CLAIM_AFTER)
+        {
+            return Err(Refusal::OpponentPresent);
+        }
+        let mine = self.own_side(seat);
+        let mut next = self.next();
+        next.game.set_ended(Some(if draw {
+            Outcome::draw(Reason::Abandonment)
+        } else {
+            Outcome::win(mine, Reason::Abandonment)
+        }));
+        next.finish(now);
+        Ok(next)
+    }
+
+    /// Acts on a rematch once the game is over: offer, accept (then the `bool` is true, and
+    /// the caller starts the rematch with [`GameState::rematch_game`]) or decline.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::NoSeat`], [`Refusal::StillPlaying`], [`Refusal::Rematched`], and the
+    /// refusals of answering an offer that is not there or is one's own.
+    pub fn rematch<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        action: DrawAction,
+    ) -> Result<(GameState, bool), Refusal> {
+        let seat = self.require_seat(who.into())?;
+        if !self.is_over() || self.opponent != Opponent::Friend {
+            return Err(Refusal::StillPlaying);
+        }
+        if self.next_game.is_some() {
+            return Err(Refusal::Rematched);
+        }
+        let mine = self.own_side(seat);
+        let mut next = self.next();
+        match action {
+            DrawAction::Offer => {
+                if self.rematch_offer.is_some() {
+                    return Err(Refusal::DrawAlreadyOffered);
+                }
+                next.rematch_offer = Some(mine);
+                Ok((next, false))
+            }
+            DrawAction::Accept | DrawAction::Decline => {
+                let Some(by) = self.rematch_offer else {
+                    return Err(Refusal::NoDrawOffered);
+                };
+                if by == mine && seat != Seat::Both {
+                    return Err(Refusal::OwnDrawOffer);
+                }
+                next.rematch_offer = None;
+                Ok((next, action == DrawAction::Accept))
+            }
+        }
+    }
+
+    /// The rematch of a finished game: the same variant, clock and rating, the colours
+    /// swapped (seats, players and tokens alike), started at `now`.
+    pub fn rematch_game(&self, id: GameId, now: Millis) -> GameState {
+        let start = morris_core::Position::new(*self.game.start().rules());
+        let mut next = GameState::new(
+            id,
+            Game::new(start),
+            self.opponent,
+            self.players.clone().swap(),
+            self.seats.swap(),
+            now / 1000,
+        );
+        next.accounts = self.accounts.swap();
+        next.rated = self.rated;
+        next.clock = self.clock.map(|c| Clock::start(c.control, now));
+        next
+    }
 }
 
 #[cfg(test)]
@@ -726,5 +865,72 @@ mod tests {
             Refusal::NotYourTurn(Color::Black)
         );
         assert!(s.play(bob, &p("f4"), 0).is_ok());
+    }
+
+    #[test]
+    fn a_game_is_aborted_only_in_its_first_plies_and_counts_for_nobody() {
+        let (s, white, black) = state(Opponent::Friend);
+        let s1 = s.play(&white, &p("d6"), 0).unwrap();
+        let aborted = s1.abort(&black, 0).unwrap();
+        let o = aborted.game.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (None, Reason::Aborted));
+        assert_eq!(o.result(), "*");
+        let s2 = s1.play(&black, &p("f4"), 0).unwrap();
+        assert_eq!(s2.abort(&white, 0).unwrap_err(), Refusal::TooLateToAbort);
+        let (c, w, _) = state(Opponent::Computer);
+        assert_eq!(c.abort(&w, 0).unwrap_err(), Refusal::TooLateToAbort);
+    }
+
+    #[test]
+    fn a_game_is_claimed_only_after_the_opponent_was_gone_long_enough() {
+        let (s, white, _) = state(Opponent::Friend);
+        let wait = crate::presence::CLAIM_AFTER;
+        assert_eq!(
+            s.claim(&white, false, None, 0).unwrap_err(),
+            Refusal::OpponentPresent
+        );
+        assert_eq!(
+            s.claim(&white, false, Some(wait - 1), 0).unwrap_err(),
+            Refusal::OpponentPresent
+        );
+        let won = s.claim(&white, false, Some(wait), 0).unwrap();
+        let o = won.game.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason),
+            (Some(Color::White), Reason::Abandonment)
+        );
+        let drawn = s.claim(&white, true, Some(wait), 0).unwrap();
+        assert_eq!(drawn.game.outcome().unwrap().winner, None);
+    }
+
+    #[test]
+    fn a_rematch_is_offered_accepted_once_and_swaps_the_colours() {
+        let (mut s, white, black) = clocked(3, 2);
+        s.accounts = ByColor::new(Some(PlayerId(1)), Some(PlayerId(2)));
+        s.rated = true;
+        assert_eq!(
+            s.rematch(&white, DrawAction::Offer).unwrap_err(),
+            Refusal::StillPlaying
+        );
+        let over = s.resign(&black, T0).unwrap();
+        let (offered, started) = over.rematch(&black, DrawAction::Offer).unwrap();
+        assert!(!started);
+        assert_eq!(offered.rematch_offer, Some(Color::Black));
+        assert_eq!(
+            offered.rematch(&black, DrawAction::Accept).unwrap_err(),
+            Refusal::OwnDrawOffer
+        );
+        let (declined, started) = offered.rematch(&white, DrawAction::Decline).unwrap();
+        assert!(!started && declined.rematch_offer.is_none());
+        let (accepted, started) = offered.rematch(&white, DrawAction::Accept).unwrap();
+        assert!(started);
+        let next = accepted.rematch_game(GameId::random(), T0 + 1000);
+        assert_eq!(next.seat_of(&white), Some(Seat::One(Color::Black)));
+        assert_eq!(next.seat_of(&black), Some(Seat::One(Color::White)));
+        assert_eq!(next.seat_of(PlayerId(1)), Some(Seat::One(Color::Black)));
+        assert_eq!(next.players.white, s.players.black);
+        assert!(next.rated);
+        assert_eq!(next.clock.unwrap().left.white, 180_000);
+        assert!(next.game.plies().is_empty());
     }
 }

@@ -26,6 +26,7 @@ pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod chat;
 pub mod clock;
 pub mod computer;
 pub mod connections;
@@ -34,6 +35,7 @@ pub mod game_state;
 pub mod limits;
 pub mod lobby;
 pub mod lobby_hub;
+pub mod presence;
 pub mod queue;
 pub mod rating;
 pub mod request;
@@ -179,6 +181,13 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/games/{id}/takeback", post(api::takeback))
         .route("/games/{id}/resign", post(api::resign))
         .route("/games/{id}/draw", post(api::draw))
+        .route("/games/{id}/abort", post(api::play::abort))
+        .route("/games/{id}/claim", post(api::play::claim))
+        .route("/games/{id}/rematch", post(api::play::rematch))
+        .route(
+            "/games/{id}/chat",
+            get(api::play::lines).post(api::play::say),
+        )
         .route("/games/{id}/hint", get(api::hint))
         .route("/games/{id}/analysis", get(api::analysis))
         .route("/games/{id}/record", get(api::record))

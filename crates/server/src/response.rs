@@ -148,6 +148,13 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// How the players' ratings changed, once a rated game ended.
     pub ratings: Option<ByColorView<RatingChangeView>>,
+    /// The side that offers a rematch, once the game is over.
+    pub rematch_offer: Option<Side>,
+    /// The rematch's id, once agreed.
+    pub next_game: Option<String>,
+    /// Whether the game may still be aborted (a game between people, before each side has
+    /// played).
+    pub abortable: bool,
 }
 
 /// A game's clock as it stands at `now`.
@@ -284,6 +291,11 @@ impl GameView {
             ratings: state
                 .ratings
                 .map(|r| ByColorView::from(r.map(RatingChangeView::from))),
+            rematch_offer: state.rematch_offer.map(Side::from),
+            next_game: state.next_game.as_ref().map(ToString::to_string),
+            abortable: outcome.is_none()
+                && state.opponent == Opponent::Friend
+                && game.plies().len() < 2,
         }
     }
 }

@@ -96,7 +96,8 @@ async fn serve_socket(
         .as_ref()
         .and_then(|t| state.seat_of(t))
         .or_else(|| player.and_then(|p| state.seat_of(p)));
-    let mut shown = state.version;
+    let mut events = live.subscribe_events();
+    let shown = state.version;
     let first = GameView::new(&state, you, app.now_ms());
     let Some(message) = encode(&first, you) else {
         return;
@@ -104,6 +105,43 @@ async fn serve_socket(
     if !send(&mut socket, message, limit).await {
         return;
     }
+    // A player's socket is their presence in the game.
+    let side = match you {
+        Some(Seat::One(c)) => Some(c),
+        _ => None,
+    };
+    if let Some(c) = side {
+        live.presence().connect(c);
+    }
+    let presence = live.presence().view(app.now_ms());
+    live.tell(&presence);
+    watch_loop(
+        &mut socket,
+        &app,
+        &live,
+        (&mut updates, &mut events),
+        (you, shown),
+        limit,
+    )
+    .await;
+    if let Some(c) = side {
+        live.presence().disconnect(c, app.now_ms());
+        let presence = live.presence().view(app.now_ms());
+        live.tell(&presence);
+    }
+}
+
+async fn watch_loop(
+    socket: &mut WebSocket,
+    app: &AppState,
+    live: &LiveGame,
+    (updates, events): (
+        &mut tokio::sync::broadcast::Receiver<Arc<GameView>>,
+        &mut tokio::sync::broadcast::Receiver<Arc<str>>,
+    ),
+    (you, mut shown): (Option<Seat>, u64),
+    limit: Duration,
+) {
     loop {
         tokio::select! {
             update = updates.recv() => {
@@ -119,8 +157,19 @@ async fn serve_socket(
                 }
                 shown = view.version;
                 let Some(message) = encode(&view, you) else { break };
-                if !send(&mut socket, message, limit).await {
+                if !send(socket, message, limit).await {
                     break;
+                }
+            }
+            event = events.recv() => {
+                match event {
+                    Ok(text) => {
+                        if !send(socket, Message::Text(text.as_ref().into()), limit).await {
+                            break;
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => break,
                 }
             }
             incoming = socket.recv() => {
@@ -129,7 +178,7 @@ async fn serve_socket(
                         if is_ping(&text) {
                             let pong = serde_json::to_string(&Pong { kind: "pong" })
                                 .unwrap_or_default();
-                            if !send(&mut socket, Message::Text(pong.into()), limit).await {
+                            if !send(socket, Message::Text(pong.into()), limit).await {
                                 break;
                             }
                         }
@@ -143,7 +192,7 @@ async fn serve_socket(
                             crate::error::log_safe(&e.to_string())
                         );
                         let frame = close_frame(e);
-                        send(&mut socket, Message::Close(Some(frame)), limit).await;
+                        send(socket, Message::Close(Some(frame)), limit).await;
                         break;
                     }
                 }

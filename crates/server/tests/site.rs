@@ -442,3 +442,113 @@ async fn challenges_are_listed_live_taken_with_a_click_and_vanish_when_their_cre
     assert!(gone, "the challenge vanished with its creator");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_rematch_swaps_the_colours_and_the_chat_is_bounded_and_for_players_only() {
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(Path::new(":memory:"), &now).await;
+    let (id, [mut white, mut black]) = paired(&server, ["lea", "max"], "5+3").await;
+    let game = format!("/api/games/{id}");
+    let mut watcher = server.watch(&id).await;
+
+    // Chat: players write, everyone reads; spectators do not write.
+    let (status, line) = white
+        .post(
+            &format!("{game}/chat"),
+            json!({"text": "  good luck <b>!</b> "}),
+        )
+        .await;
+    assert_eq!(status, 201, "{line}");
+    assert_eq!(line["text"], "good luck <b>!</b>", "kept as text, trimmed");
+    assert_eq!(line["side"], "white");
+    let heard = next_of(&mut watcher, "chat").await;
+    assert_eq!(heard["text"], line["text"]);
+    let mut spectator = Visitor::new(&server.base).await;
+    let (status, _) = spectator
+        .post(&format!("{game}/chat"), json!({"text": "hi"}))
+        .await;
+    assert_eq!(status, 403);
+    let long = "x".repeat(141);
+    let (status, answer) = black
+        .post(&format!("{game}/chat"), json!({"text": long}))
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    for i in 0..5 {
+        let (status, answer) = black
+            .post(
+                &format!("{game}/chat"),
+                json!({"text": format!("line {i}")}),
+            )
+            .await;
+        assert_eq!(status, 201, "{answer}");
+    }
+    let (status, answer) = black
+        .post(&format!("{game}/chat"), json!({"text": "one too many"}))
+        .await;
+    assert_eq!(status, 429, "{answer}");
+    now.advance(10_000);
+    assert_eq!(
+        black
+            .post(&format!("{game}/chat"), json!({"text": "later"}))
+            .await
+            .0,
+        201
+    );
+    let (_, lines) = server.get(&format!("{game}/chat")).await;
+    assert_eq!(lines.as_array().unwrap().len(), 7);
+
+    // Abort while each side has not yet played; then no more.
+    let (_, g) = white.get(&game).await;
+    assert_eq!(g["abortable"], true);
+    white
+        .post(&format!("{game}/moves"), json!({"move": "d6"}))
+        .await;
+    black
+        .post(&format!("{game}/moves"), json!({"move": "f4"}))
+        .await;
+    let (status, _) = black.post(&format!("{game}/abort"), json!({})).await;
+    assert_eq!(status, 409, "too late to abort");
+
+    // Resign with the rematch offered and accepted: colours swapped.
+    let (_, over) = black.post(&format!("{game}/resign"), json!({})).await;
+    assert_eq!(over["result"]["winner"], "white");
+    let rematch = format!("{game}/rematch");
+    let (status, offered) = black.post(&rematch, json!({"action": "offer"})).await;
+    assert_eq!(status, 200, "{offered}");
+    assert_eq!(offered["rematch_offer"], "black");
+    assert_eq!(
+        black.post(&rematch, json!({"action": "accept"})).await.0,
+        409
+    );
+    let (_, accepted) = white.post(&rematch, json!({"action": "accept"})).await;
+    let next = accepted["next_game"].as_str().unwrap().to_owned();
+    let (_, g) = white.get(&format!("/api/games/{next}")).await;
+    assert_eq!(g["you"], "black", "the colours are swapped");
+    assert_eq!(g["rated"], true);
+    assert_eq!(g["clock"]["text"], "5+3");
+    let (_, g) = black.get(&format!("/api/games/{next}")).await;
+    assert_eq!(g["you"], "white");
+    assert_eq!(
+        white.post(&rematch, json!({"action": "offer"})).await.0,
+        409
+    );
+
+    // The new game: nobody connected; after the wait, White (was Black) claims it.
+    let next_path = format!("/api/games/{next}");
+    let (status, _) = black
+        .post(&format!("{next_path}/claim"), json!({"result": "win"}))
+        .await;
+    assert_eq!(status, 409, "the opponent has not been gone long enough");
+    now.advance(30_000);
+    let mut black_socket = black.socket(&format!("{next_path}/ws")).await;
+    let presence = next_of(&mut black_socket, "presence").await;
+    assert_eq!(presence["connected"]["white"], true);
+    assert_eq!(presence["connected"]["black"], false);
+    let (status, won) = black
+        .post(&format!("{next_path}/claim"), json!({"result": "win"}))
+        .await;
+    assert_eq!(status, 200, "{won}");
+    assert_eq!(won["result"]["reason"], "abandonment");
+    assert_eq!(won["result"]["winner"], "white");
+    server.stop().await;
+}

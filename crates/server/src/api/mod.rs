@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod lobby;
+pub mod play;
 pub mod players;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

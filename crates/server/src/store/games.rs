@@ -6,12 +6,84 @@ use serde::Serialize;
 
 use super::{Store, StoreError, now};
 use crate::accounts::PlayerId;
+use crate::chat::{Line, MAX_LINES};
 use crate::clock::{Clock, Millis, TimeControl};
 use crate::game_state::{GameState, PlyTime};
 use crate::rating::RatingChange;
 use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
 
 impl Store {
+    /// Adds a line to a game's chat (refused once it holds [`MAX_LINES`]).
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures; `Ok(None)` when the chat is full.
+    pub async fn add_chat(
+        &self,
+        game: &GameId,
+        side: Color,
+        text: String,
+        at: Millis,
+    ) -> Result<Option<Line>, StoreError> {
+        let game = game.clone();
+        self.call(move |tx| {
+            let n: u32 = tx
+                .prepare_cached("SELECT count(*) FROM chat WHERE game = ?1")?
+                .query_row([game.as_str()], |r| r.get(0))?;
+            if n as usize >= MAX_LINES {
+                return Ok(None);
+            }
+            tx.prepare_cached(
+                "INSERT INTO chat (game, n, side, text, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![game.as_str(), n, side.name(), text, at])?;
+            Ok(Some(Line {
+                n,
+                side: side.into(),
+                text,
+                at,
+            }))
+        })
+        .await
+    }
+
+    /// A game's chat, oldest line first.
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures.
+    pub async fn chat(&self, game: &GameId) -> Result<Vec<Line>, StoreError> {
+        let game = game.clone();
+        self.call(move |tx| {
+            let mut stmt =
+                tx.prepare_cached("SELECT n, side, text, at FROM chat WHERE game = ?1 ORDER BY n")?;
+            let rows = stmt.query_map([game.as_str()], |r| {
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                ))
+            })?;
+            let mut lines = Vec::new();
+            for row in rows {
+                let (n, side, text, at) = row?;
+                let side: Color = side.parse().map_err(|_| StoreError::Corrupt {
+                    id: game.to_string(),
+                    reason: format!("chat side {side:?}"),
+                })?;
+                lines.push(Line {
+                    n,
+                    side: side.into(),
+                    text,
+                    at,
+                });
+            }
+            Ok(lines)
+        })
+        .await
+    }
+
     /// Adds a new game. Returns after the commit.
     ///
     /// # Errors
@@ -321,7 +393,7 @@ fn update(
             "UPDATE games SET ply_count = ?2, ended = ?3, draw_offer = ?4, version = ?5,
                  over = ?6, computer_to_move = ?7, updated = ?8, white_ms = ?9, black_ms = ?10,
                  clock_since = ?11, deadline = ?12, ended_at = ?13, white_player = ?14,
-                 black_player = ?15, result = ?16
+                 black_player = ?15, result = ?16, rematch_offer = ?17, next_game = ?18
              WHERE id = ?1 AND version = ?5 - 1",
         )?
         .execute(params![
@@ -341,6 +413,8 @@ fn update(
             g.accounts.white.map(|p| p.0),
             g.accounts.black.map(|p| p.0),
             g.game.outcome().map(outcome_text),
+            g.rematch_offer.map(Color::name),
+            g.next_game.as_ref().map(GameId::as_str),
         ])?;
     if changed != 1 {
         return Err(StoreError::Stale(g.id.to_string()));
@@ -493,6 +567,8 @@ struct Row {
     left: ByColor<Option<i64>>,
     since: Option<i64>,
     ended_at: Option<i64>,
+    rematch_offer: Option<String>,
+    next_game: Option<String>,
 }
 
 pub(super) fn load(
@@ -504,7 +580,7 @@ pub(super) fn load(
             "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created,
                     white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-                    ended_at
+                    ended_at, rematch_offer, next_game
              FROM games WHERE id = ?1",
         )?
         .query_row([id.as_str()], |r| {
@@ -526,6 +602,8 @@ pub(super) fn load(
                 left: ByColor::new(r.get(18)?, r.get(19)?),
                 since: r.get(20)?,
                 ended_at: r.get(21)?,
+                rematch_offer: r.get(22)?,
+                next_game: r.get(23)?,
             })
         })
         .optional()?;
@@ -623,6 +701,20 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
     state.clock = clock;
     state.times = times;
     state.ended_at = row.ended_at;
+    state.rematch_offer = match row.rematch_offer.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.parse()
+                .map_err(|_| corrupt(format!("rematch offer {c:?}")))?,
+        ),
+    };
+    state.next_game = match row.next_game.as_deref() {
+        None => None,
+        Some(n) => Some(
+            n.parse()
+                .map_err(|()| corrupt(format!("next game {n:?}")))?,
+        ),
+    };
     Ok(state)
 }
 

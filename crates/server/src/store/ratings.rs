@@ -82,7 +82,7 @@ pub(super) fn apply(
     let (Some(white), Some(black)) = (g.accounts.white, g.accounts.black) else {
         return Ok(None);
     };
-    if !g.rated || white == black {
+    if !g.rated || white == black || outcome.reason == morris_core::Reason::Aborted {
         return Ok(None);
     }
     let variant = g.game.start().rules().variant.name();

@@ -44,7 +44,9 @@ CREATE TABLE IF NOT EXISTS games (
     clock_since      INTEGER,
     deadline         INTEGER,
     ended_at         INTEGER,
-    result           TEXT
+    result           TEXT,
+    rematch_offer    TEXT,
+    next_game        TEXT
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
 CREATE TABLE IF NOT EXISTS plies (
@@ -137,6 +139,8 @@ ALTER TABLE games ADD COLUMN clock_since INTEGER;
 ALTER TABLE games ADD COLUMN deadline INTEGER;
 ALTER TABLE games ADD COLUMN ended_at INTEGER;
 ALTER TABLE games ADD COLUMN result TEXT;
+ALTER TABLE games ADD COLUMN rematch_offer TEXT;
+ALTER TABLE games ADD COLUMN next_game TEXT;
 ALTER TABLE plies ADD COLUMN at INTEGER;
 ALTER TABLE plies ADD COLUMN left INTEGER;
 ";
