@@ -121,8 +121,10 @@ function openAccount() {
     form.append(name.row, password.row, error);
     const up = h('button', '', t('site.sign_up'));
     up.type = 'button';
+    up.id = 'account-sign-up';
     const inBtn = h('button', 'primary', t('site.sign_in'));
     inBtn.type = 'submit';
+    inBtn.id = 'account-sign-in';
     const go = async (call) => {
       try {
         await call(name.input.value.trim(), password.input.value);
