@@ -365,6 +365,14 @@ async fn a_rated_game_is_played_to_a_flag_and_the_ratings_change_and_survive_a_r
     assert!(six.as_array().unwrap().is_empty());
     let (status, _) = server.get("/api/players/nobody-here").await;
     assert_eq!(status, 404);
+    let (status, answer) = server
+        .get(&format!("/api/players/{winner}/games?result=maybe"))
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("query"),
+        "{answer}"
+    );
     server.stop().await;
     std::fs::remove_dir_all(dir).unwrap();
 }

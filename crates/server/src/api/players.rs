@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use morris_core::Variant;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -48,6 +49,20 @@ pub enum Status {
 fn some_variant<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Variant>, D::Error> {
     let text = String::deserialize(d)?;
     text.parse().map(Some).map_err(serde::de::Error::custom)
+}
+
+/// The query of a request, or 400 with a JSON message.
+fn query(given: Result<Query<GamesQuery>, QueryRejection>) -> Result<GamesQuery, ApiError> {
+    given.map(|Query(q)| q).map_err(|e| {
+        let text = e.body_text();
+        let reason = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text);
+        ApiError::BadRequest(format!(
+            "the query does not fit: {}",
+            reason.chars().take(200).collect::<String>()
+        ))
+    })
 }
 
 impl GamesQuery {
@@ -110,8 +125,9 @@ pub async fn player(
 pub async fn player_games(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
-    Query(query): Query<GamesQuery>,
+    given: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let query = query(given)?;
     let (id, _, _) = named(&app, &name).await?;
     Ok(Json(app.store.games(Some(id), query.filter()).await?))
 }
@@ -120,8 +136,9 @@ pub async fn player_games(
 pub async fn my_games(
     State(app): State<Arc<AppState>>,
     visitor: Visitor,
-    Query(query): Query<GamesQuery>,
+    given: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let query = query(given)?;
     let Some(player) = visitor.player() else {
         return Ok(Json(Vec::new()));
     };

@@ -642,6 +642,36 @@ export function gameEvent(msg) {
   }
 }
 
+/** Lists the games being played now in the new-game dialog, the home page's first view. */
+async function listPlaying(dialog) {
+  let box = dialog.querySelector('.home-playing');
+  if (!box) {
+    box = h('div', 'home-playing');
+    dialog.querySelector('form')?.append(box);
+  }
+  let games = [];
+  try {
+    games = await api.playing();
+  } catch {
+    games = [];
+  }
+  box.replaceChildren();
+  const head = h('p', 'fine');
+  head.append(link('/lobby', t('site.lobby')), ` · ${t('site.playing')}`);
+  box.append(head);
+  const list = h('ul', 'playing');
+  if (!games.length) list.append(h('li', 'fine', t('site.playing_none')));
+  for (const g of games.slice(0, 5)) {
+    const li = h('li');
+    const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
+    const a = link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link');
+    a.addEventListener('click', () => dialog.close());
+    li.append(a, h('span', 'terms', ` ${t(`variant.${g.variant}`)} · ${clockText(g.clock)}`));
+    list.append(li);
+  }
+  box.append(list);
+}
+
 /** Starts the site's parts: the session, the account button, the clocks' ticking. */
 export async function initSite(options) {
   showError = options.showError ?? showError;
@@ -660,6 +690,12 @@ export async function initSite(options) {
   account.addEventListener('click', openAccount);
   top?.insertBefore(lobby, $('btn-new'));
   top?.insertBefore(account, $('btn-new'));
+  const newGame = $('new-game');
+  if (newGame) {
+    new MutationObserver(() => {
+      if (newGame.open) listPlaying(newGame);
+    }).observe(newGame, { attributes: true, attributeFilter: ['open'] });
+  }
   table.ticker = setInterval(() => {
     drawClocks();
     if (table.presence && table.game?.status === 'playing') {
