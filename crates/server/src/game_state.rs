@@ -130,6 +130,8 @@ pub struct GameState {
     pub rematch_offer: Option<Color>,
     /// The rematch, once agreed.
     pub next_game: Option<GameId>,
+    /// The side that asks to take back its last ply in a game between people, if one does.
+    pub takeback_offer: Option<Color>,
 }
 
 /// When a ply was played and, with a clock, the time its mover had left after it.
@@ -180,6 +182,7 @@ impl GameState {
             ratings: None,
             rematch_offer: None,
             next_game: None,
+            takeback_offer: None,
         }
     }
 
@@ -319,6 +322,7 @@ impl GameState {
         if next.draw_offer.is_some_and(|c| c != mover) {
             next.draw_offer = None;
         }
+        next.takeback_offer = None;
         Ok(next)
     }
 
@@ -403,6 +407,7 @@ impl GameState {
         }
         next.times.truncate(next.game.plies().len());
         next.draw_offer = None;
+        next.takeback_offer = None;
         if let Some(clock) = &mut next.clock {
             *clock = clock.switched(turn, now);
         }
@@ -492,6 +497,71 @@ impl GameState {
                     next.finish(now);
                 }
                 Ok(Some(next))
+            }
+        }
+    }
+
+    /// Acts on a request to take back in a game between people, once the opponent has
+    /// answered the ply (before that, [`GameState::takeback`] takes it back at once): the
+    /// requester's last ply and the opponent's answer go when the opponent accepts.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::NothingToTakeBack`], and the
+    /// refusals of answering a request that is not there, or one's own.
+    pub fn takeback_request<'a>(
+        &self,
+        who: impl Into<Holder<'a>>,
+        action: DrawAction,
+        now: Millis,
+    ) -> Result<GameState, Refusal> {
+        let seat = self.require_seat(who.into())?;
+        self.require_playing()?;
+        if self.opponent != Opponent::Friend || seat == Seat::Both {
+            return Err(Refusal::NothingToTakeBack);
+        }
+        let mine = self.own_side(seat);
+        let mut next = self.next();
+        match action {
+            DrawAction::Offer => {
+                if self.takeback_offer.is_some() {
+                    return Err(Refusal::DrawAlreadyOffered);
+                }
+                let positions = self.game.positions();
+                let has_ply = (0..self.game.plies().len()).any(|i| positions[i].turn() == mine);
+                if !has_ply {
+                    return Err(Refusal::NothingToTakeBack);
+                }
+                next.takeback_offer = Some(mine);
+                Ok(next)
+            }
+            DrawAction::Decline | DrawAction::Accept => {
+                let Some(by) = self.takeback_offer else {
+                    return Err(Refusal::NoDrawOffered);
+                };
+                if by == mine {
+                    return Err(Refusal::OwnDrawOffer);
+                }
+                next.takeback_offer = None;
+                if action == DrawAction::Accept {
+                    // Back to the requester's last ply, inclusive.
+                    let positions = self.game.positions();
+                    let plies = self.game.plies().len();
+                    let count = (0..plies)
+                        .rev()
+                        .find(|&i| positions[i].turn() == by)
+                        .map_or(0, |i| plies - i);
+                    let turn = self.game.position().turn();
+                    for _ in 0..count {
+                        next.game.undo();
+                    }
+                    next.times.truncate(next.game.plies().len());
+                    next.draw_offer = None;
+                    if let Some(clock) = &mut next.clock {
+                        *clock = clock.switched(turn, now);
+                    }
+                }
+                Ok(next)
             }
         }
     }
@@ -932,5 +1002,39 @@ mod tests {
         assert!(next.rated);
         assert_eq!(next.clock.unwrap().left.white, 180_000);
         assert!(next.game.plies().is_empty());
+    }
+
+    #[test]
+    fn a_takeback_after_the_answer_is_a_request_the_opponent_answers() {
+        let (s, white, black) = state(Opponent::Friend);
+        assert_eq!(
+            s.takeback_request(&white, DrawAction::Offer, 0)
+                .unwrap_err(),
+            Refusal::NothingToTakeBack
+        );
+        let s = s.play(&white, &p("d6"), 0).unwrap();
+        let s = s.play(&black, &p("f4"), 0).unwrap();
+        let asked = s.takeback_request(&white, DrawAction::Offer, 0).unwrap();
+        assert_eq!(asked.takeback_offer, Some(Color::White));
+        assert_eq!(
+            asked
+                .takeback_request(&white, DrawAction::Accept, 0)
+                .unwrap_err(),
+            Refusal::OwnDrawOffer
+        );
+        let declined = asked
+            .takeback_request(&black, DrawAction::Decline, 0)
+            .unwrap();
+        assert_eq!(declined.game.ply_texts(), ["d6", "f4"]);
+        assert_eq!(declined.takeback_offer, None);
+        let accepted = asked
+            .takeback_request(&black, DrawAction::Accept, 0)
+            .unwrap();
+        assert!(
+            accepted.game.plies().is_empty(),
+            "White's ply and Black's answer go"
+        );
+        let lapsed = asked.play(&white, &p("d2"), 0).unwrap();
+        assert_eq!(lapsed.takeback_offer, None, "a ply lets the request lapse");
     }
 }

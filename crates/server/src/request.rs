@@ -280,6 +280,10 @@ pub struct TokenRequest {
     /// The seat's token; without it the session's player acts.
     #[serde(default)]
     pub token: Option<GivenToken>,
+    /// For a take-back in a game between people once the ply was answered: a request, or
+    /// the answer to the opponent's.
+    #[serde(default)]
+    pub action: Option<DrawAction>,
 }
 
 /// The body of `POST /api/games/{id}/draw`.

@@ -152,6 +152,8 @@ pub struct GameView {
     pub rematch_offer: Option<Side>,
     /// The rematch's id, once agreed.
     pub next_game: Option<String>,
+    /// The side that asks to take back its last ply, if one does.
+    pub takeback_offer: Option<Side>,
     /// Whether the game may still be aborted (a game between people, before each side has
     /// played).
     pub abortable: bool,
@@ -293,6 +295,7 @@ impl GameView {
                 .map(|r| ByColorView::from(r.map(RatingChangeView::from))),
             rematch_offer: state.rematch_offer.map(Side::from),
             next_game: state.next_game.as_ref().map(ToString::to_string),
+            takeback_offer: state.takeback_offer.map(Side::from),
             abortable: outcome.is_none()
                 && state.opponent == Opponent::Friend
                 && game.plies().len() < 2,

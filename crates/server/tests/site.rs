@@ -220,6 +220,24 @@ async fn requests_authorised_by_the_cookie_need_the_csrf_token_and_the_sites_ori
     let (status, _) = stranger.post(&moves, json!({"move": "f4"})).await;
     assert_eq!(status, 403, "a session that holds no seat");
 
+    // A take-back asked after the answer: declined, asked again, accepted.
+    let (status, _) = black.post(&moves, json!({"move": "f4"})).await;
+    assert_eq!(status, 200);
+    let takeback = format!("/api/games/{id}/takeback");
+    let (status, asked) = white.post(&takeback, json!({"action": "offer"})).await;
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(asked["takeback_offer"], "white");
+    let (_, declined) = black.post(&takeback, json!({"action": "decline"})).await;
+    assert_eq!(declined["moves"], json!(["d6", "f4"]));
+    white.post(&takeback, json!({"action": "offer"})).await;
+    let (_, accepted) = black.post(&takeback, json!({"action": "accept"})).await;
+    assert_eq!(
+        accepted["moves"],
+        json!([]),
+        "White's ply and Black's answer are taken back"
+    );
+    assert_eq!(accepted["takeback_offer"], Value::Null);
+
     // A draw offered, declined, offered again and accepted.
     let draw = format!("/api/games/{id}/draw");
     let (status, game) = black.post(&draw, json!({"action": "offer"})).await;

@@ -203,7 +203,15 @@ pub async fn takeback(
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let who = holder(&request.token, &visitor)?;
-    change_by_seat(&app, &id, who, |s, w, now| s.takeback(w, now)).await
+    match request.action {
+        None => change_by_seat(&app, &id, who, |s, w, now| s.takeback(w, now)).await,
+        Some(action) => {
+            change_by_seat(&app, &id, who, |s, w, now| {
+                s.takeback_request(w, action, now)
+            })
+            .await
+        }
+    }
 }
 
 /// `POST /api/games/{id}/resign`

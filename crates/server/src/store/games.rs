@@ -393,7 +393,8 @@ fn update(
             "UPDATE games SET ply_count = ?2, ended = ?3, draw_offer = ?4, version = ?5,
                  over = ?6, computer_to_move = ?7, updated = ?8, white_ms = ?9, black_ms = ?10,
                  clock_since = ?11, deadline = ?12, ended_at = ?13, white_player = ?14,
-                 black_player = ?15, result = ?16, rematch_offer = ?17, next_game = ?18
+                 black_player = ?15, result = ?16, rematch_offer = ?17, next_game = ?18,
+                 takeback_offer = ?19
              WHERE id = ?1 AND version = ?5 - 1",
         )?
         .execute(params![
@@ -415,6 +416,7 @@ fn update(
             g.game.outcome().map(outcome_text),
             g.rematch_offer.map(Color::name),
             g.next_game.as_ref().map(GameId::as_str),
+            g.takeback_offer.map(Color::name),
         ])?;
     if changed != 1 {
         return Err(StoreError::Stale(g.id.to_string()));
@@ -569,6 +571,7 @@ struct Row {
     ended_at: Option<i64>,
     rematch_offer: Option<String>,
     next_game: Option<String>,
+    takeback_offer: Option<String>,
 }
 
 pub(super) fn load(
@@ -580,7 +583,7 @@ pub(super) fn load(
             "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created,
                     white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-                    ended_at, rematch_offer, next_game
+                    ended_at, rematch_offer, next_game, takeback_offer
              FROM games WHERE id = ?1",
         )?
         .query_row([id.as_str()], |r| {
@@ -604,6 +607,7 @@ pub(super) fn load(
                 ended_at: r.get(21)?,
                 rematch_offer: r.get(22)?,
                 next_game: r.get(23)?,
+                takeback_offer: r.get(24)?,
             })
         })
         .optional()?;
@@ -706,6 +710,13 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
         Some(c) => Some(
             c.parse()
                 .map_err(|_| corrupt(format!("rematch offer {c:?}")))?,
+        ),
+    };
+    state.takeback_offer = match row.takeback_offer.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.parse()
+                .map_err(|_| corrupt(format!("take-back request {c:?}")))?,
         ),
     };
     state.next_game = match row.next_game.as_deref() {

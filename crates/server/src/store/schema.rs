@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at         INTEGER,
     result           TEXT,
     rematch_offer    TEXT,
-    next_game        TEXT
+    next_game        TEXT,
+    takeback_offer   TEXT
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
 CREATE TABLE IF NOT EXISTS plies (
@@ -141,6 +142,7 @@ ALTER TABLE games ADD COLUMN ended_at INTEGER;
 ALTER TABLE games ADD COLUMN result TEXT;
 ALTER TABLE games ADD COLUMN rematch_offer TEXT;
 ALTER TABLE games ADD COLUMN next_game TEXT;
+ALTER TABLE games ADD COLUMN takeback_offer TEXT;
 ALTER TABLE plies ADD COLUMN at INTEGER;
 ALTER TABLE plies ADD COLUMN left INTEGER;
 ";

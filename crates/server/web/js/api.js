@@ -60,6 +60,7 @@ export const api = {
   record: (id, format = 'morris') =>
     request('GET', `${game(id)}/record?format=${encodeURIComponent(format)}`),
   importList: (record, variant) => request('POST', '/api/import', { record, variant }),
+  takebackRequest: (id, token, action) => request('POST', `${game(id)}/takeback`, { token, action }),
   abort: (id, token) => request('POST', `${game(id)}/abort`, { token }),
   claim: (id, token, result) => request('POST', `${game(id)}/claim`, { token, result }),
   rematch: (id, token, action) => request('POST', `${game(id)}/rematch`, { token, action }),

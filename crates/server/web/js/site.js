@@ -524,6 +524,25 @@ function renderTable() {
       }
     }
   }
+  if (seat && g.status === 'playing') {
+    // Plies alternate: on one's turn with two plies played, one's own last ply was answered.
+    const answered = g.moves.length >= 2 && g.turn === table.you;
+    if (g.takeback_offer && g.takeback_offer !== table.you) {
+      el.append(h('p', '', t('site.takeback_offered')));
+      const yes = h('button', 'small primary', t('draw.accept'));
+      const no = h('button', 'small', t('draw.decline'));
+      yes.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'accept')));
+      no.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'decline')));
+      el.append(yes, no);
+    } else if (g.takeback_offer === table.you) {
+      el.append(h('p', 'fine', t('site.takeback_sent')));
+    } else if (answered) {
+      const b = h('button', 'small', t('site.takeback_ask'));
+      b.type = 'button';
+      b.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'offer')));
+      el.append(b);
+    }
+  }
   if (seat && g.abortable) {
     const b = h('button', 'small', t('site.abort'));
     b.type = 'button';
