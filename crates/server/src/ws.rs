@@ -218,7 +218,7 @@ fn close_frame(e: axum::Error) -> CloseFrame {
     }
 }
 
-fn is_ping(text: &str) -> bool {
+pub(crate) fn is_ping(text: &str) -> bool {
     #[derive(serde::Deserialize)]
     struct Kind<'a> {
         #[serde(rename = "type", borrow)]

@@ -368,7 +368,7 @@ async fn serve(mut socket: WebSocket, app: &Arc<AppState>, player: Option<Player
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if text.contains("\"ping\"")
+                    if crate::ws::is_ping(&text)
                         && !send_json(&mut socket, &crate::response::Pong { kind: "pong" }, limit).await
                     {
                         break;
