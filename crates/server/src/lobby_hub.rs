@@ -59,6 +59,11 @@ pub struct PlayingView {
 pub struct LobbyHub {
     lobby: Mutex<Lobby>,
     playing: Mutex<BTreeMap<GameId, PlayingView>>,
+    /// Grows with every change of the games being played.
+    playing_version: std::sync::atomic::AtomicU64,
+    /// The lobby's text for viewers with nothing of their own in it, and the versions it
+    /// shows.
+    shared: Mutex<Option<((u64, u64), Arc<str>)>>,
     events: broadcast::Sender<LobbyEvent>,
 }
 
@@ -67,6 +72,8 @@ impl Default for LobbyHub {
         LobbyHub {
             lobby: Mutex::new(Lobby::default()),
             playing: Mutex::new(BTreeMap::new()),
+            playing_version: std::sync::atomic::AtomicU64::new(0),
+            shared: Mutex::new(None),
             events: broadcast::channel(EVENTS_KEPT).0,
         }
     }
@@ -81,6 +88,30 @@ impl LobbyHub {
 
     fn playing(&self) -> std::sync::MutexGuard<'_, BTreeMap<GameId, PlayingView>> {
         self.playing.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The versions of what the lobby shows: its challenges and seeks, and the games being
+    /// played.
+    pub fn version(&self) -> (u64, u64) {
+        (
+            self.lock().version,
+            self.playing_version
+                .load(std::sync::atomic::Ordering::Acquire),
+        )
+    }
+
+    /// The shared text of the lobby at `version`, if it was made.
+    pub fn cached(&self, version: (u64, u64)) -> Option<Arc<str>> {
+        let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        shared
+            .as_ref()
+            .filter(|(v, _)| *v == version)
+            .map(|(_, text)| text.clone())
+    }
+
+    /// Keeps the shared text of the lobby at `version`.
+    pub fn cache(&self, version: (u64, u64), text: Arc<str>) {
+        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, text));
     }
 
     /// A receiver of every event from now on.
@@ -109,6 +140,8 @@ impl LobbyHub {
             Player::Human(n) => n.as_ref().map(|n| n.as_str().to_owned()),
             Player::Computer(_) => None,
         };
+        self.playing_version
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         playing.insert(
             state.id.clone(),
             PlayingView {
@@ -125,6 +158,8 @@ impl LobbyHub {
     /// A game ended: it leaves the list of games being played.
     pub fn game_ended(&self, id: &GameId) {
         if self.playing().remove(id).is_some() {
+            self.playing_version
+                .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
             self.changed();
         }
     }

@@ -144,6 +144,16 @@ impl Player {
                 return;
             }
         };
+        // The lobby's first message comes once the server counts the player present.
+        match tokio::time::timeout(Duration::from_secs(10), lobby.next()).await {
+            Ok(Some(Ok(_))) => {}
+            _ => {
+                self.totals
+                    .error("the lobby's socket said nothing within 10 s".into())
+                    .await;
+                return;
+            }
+        }
         let (paired_tx, mut paired) = tokio::sync::mpsc::channel::<(String, String)>(4);
         tokio::spawn(async move {
             while let Some(Ok(message)) = lobby.next().await {

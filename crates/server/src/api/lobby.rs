@@ -25,7 +25,7 @@ use crate::session::Visitor;
 const PLAYING_SHOWN: usize = 50;
 
 /// How often a lobby connection is sent the lobby again when it changed.
-const REFRESH: Duration = Duration::from_millis(300);
+const REFRESH: Duration = Duration::from_millis(500);
 
 /// The lobby as one viewer sees it.
 #[derive(Debug, Clone, Serialize)]
@@ -64,6 +64,41 @@ pub struct PairedMessage {
     pub game: String,
     /// The player's colour.
     pub color: &'static str,
+}
+
+/// The lobby as JSON text for a viewer. Most viewers have nothing of their own in it (no
+/// challenge made by or to them, no seek): they share one text, made once per change.
+fn view_text(app: &AppState, viewer: Option<PlayerId>) -> Option<Arc<str>> {
+    let personal = viewer.is_some_and(|p| {
+        let lobby = app.lobby.lock();
+        lobby.is_seeking(p)
+            || lobby
+                .visible(Some(p))
+                .iter()
+                .any(|c| c.by.player == p || c.to.is_some())
+    });
+    if personal {
+        return serde_json::to_string(&view(app, viewer))
+            .ok()
+            .map(Into::into);
+    }
+    let key = app.lobby.version();
+    if let Some(text) = app.lobby.cached(key) {
+        return Some(text);
+    }
+    let text: Arc<str> = serde_json::to_string(&view(app, None)).ok()?.into();
+    app.lobby.cache(key, text.clone());
+    Some(text)
+}
+
+async fn send_text(socket: &mut WebSocket, text: Option<Arc<str>>, limit: Duration) -> bool {
+    let Some(text) = text else {
+        return false;
+    };
+    matches!(
+        tokio::time::timeout(limit, socket.send(Message::Text(text.as_ref().into()))).await,
+        Ok(Ok(()))
+    )
 }
 
 fn view(app: &AppState, viewer: Option<PlayerId>) -> LobbyView {
@@ -332,7 +367,7 @@ async fn send_json(socket: &mut WebSocket, value: &impl Serialize, limit: Durati
 async fn serve(mut socket: WebSocket, app: &Arc<AppState>, player: Option<PlayerId>) {
     let limit = app.limits.send_timeout;
     let mut events = app.lobby.subscribe();
-    if !send_json(&mut socket, &view(app, player), limit).await {
+    if !send_text(&mut socket, view_text(app, player), limit).await {
         return;
     }
     let mut dirty = false;
@@ -361,7 +396,7 @@ async fn serve(mut socket: WebSocket, app: &Arc<AppState>, player: Option<Player
             _ = tick.tick() => {
                 if dirty {
                     dirty = false;
-                    if !send_json(&mut socket, &view(app, player), limit).await {
+                    if !send_text(&mut socket, view_text(app, player), limit).await {
                         break;
                     }
                 }
