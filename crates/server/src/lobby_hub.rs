@@ -54,6 +54,9 @@ pub struct PlayingView {
     pub rated: bool,
 }
 
+/// The lobby's text for viewers with nothing of their own in it, with the versions it shows.
+type SharedText = ((u64, u64), Arc<str>);
+
 /// The lobby of a running server.
 #[derive(Debug)]
 pub struct LobbyHub {
@@ -63,7 +66,7 @@ pub struct LobbyHub {
     playing_version: std::sync::atomic::AtomicU64,
     /// The lobby's text for viewers with nothing of their own in it, and the versions it
     /// shows.
-    shared: Mutex<Option<((u64, u64), Arc<str>)>>,
+    shared: Mutex<Option<SharedText>>,
     events: broadcast::Sender<LobbyEvent>,
 }
 

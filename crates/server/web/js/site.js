@@ -216,8 +216,10 @@ function showLobby() {
   showPage(section);
 
   const render = (lobby) => {
-    quick.replaceChildren();
-    for (const p of lobby.presets) {
+    // The buttons stay as they are while the lobby changes: a click is never lost to a redraw.
+    const drawn = [...quick.children].map((b) => b.dataset.clock).join(' ');
+    if (drawn !== lobby.presets.map(presetText).join(' ')) quick.replaceChildren();
+    for (const p of quick.children.length ? [] : lobby.presets) {
       const b = h('button', 'quick-button', presetText(p));
       b.type = 'button';
       b.dataset.clock = presetText(p);
