@@ -105,16 +105,20 @@ async fn serve_socket(
     if !send(&mut socket, message, limit).await {
         return;
     }
-    // A player's socket is their presence in the game.
+    // In a game between people a player's socket is their presence, and every watcher
+    // hears who is there.
+    let between_people = state.opponent == crate::seat::Opponent::Friend;
     let side = match you {
-        Some(Seat::One(c)) => Some(c),
+        Some(Seat::One(c)) if between_people => Some(c),
         _ => None,
     };
     if let Some(c) = side {
         live.presence().connect(c);
     }
-    let presence = live.presence().view(app.now_ms());
-    live.tell(&presence);
+    if between_people {
+        let presence = live.presence().view(app.now_ms());
+        live.tell(&presence);
+    }
     watch_loop(
         &mut socket,
         &app,
