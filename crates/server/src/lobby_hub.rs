@@ -1,13 +1,14 @@
 //! The lobby as the server runs it: the [`Lobby`] behind a lock, the games between people
 //! being played, and the channel that tells every lobby connection what changed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use morris_core::{ByColor, Game, Position};
 use serde::Serialize;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
+use crate::accounts::PlayerId;
 use crate::app::AppState;
 use crate::clock::Clock;
 use crate::error::ApiError;
@@ -18,14 +19,18 @@ use crate::seat::{GameId, Name, Opponent, Player};
 /// How many lobby events a slow connection may fall behind before it skips to the newest.
 const EVENTS_KEPT: usize = 256;
 
-/// What a lobby connection hears.
+/// What every lobby connection hears.
 #[derive(Debug, Clone)]
 pub enum LobbyEvent {
     /// The challenges or the games being played changed.
     Changed,
-    /// Two players were paired in a new game.
-    Paired(Arc<PairedView>),
 }
+
+/// The newest pairing of one player, for their lobby connections.
+pub type PairedWatch = watch::Receiver<Option<Arc<PairedView>>>;
+
+/// A player's lobby connections: how many, and the sender of their pairings.
+type Watchers = (usize, watch::Sender<Option<Arc<PairedView>>>);
 
 /// A new game of two players from the lobby.
 #[derive(Debug, Clone, Serialize)]
@@ -34,7 +39,7 @@ pub struct PairedView {
     pub game: String,
     /// The players, by colour.
     #[serde(skip)]
-    pub players: ByColor<crate::accounts::PlayerId>,
+    pub players: ByColor<PlayerId>,
 }
 
 /// A game between people being played, as the lobby and the home page list it.
@@ -68,6 +73,9 @@ pub struct LobbyHub {
     /// shows.
     shared: Mutex<Option<SharedText>>,
     events: broadcast::Sender<LobbyEvent>,
+    /// Per player with the lobby open: how many connections, and their pairings. A player
+    /// hears of their own pairings only, and never misses one to a busy lobby.
+    paired: Mutex<HashMap<PlayerId, Watchers>>,
 }
 
 impl Default for LobbyHub {
@@ -78,6 +86,7 @@ impl Default for LobbyHub {
             playing_version: std::sync::atomic::AtomicU64::new(0),
             shared: Mutex::new(None),
             events: broadcast::channel(EVENTS_KEPT).0,
+            paired: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -115,6 +124,40 @@ impl LobbyHub {
     /// Keeps the shared text of the lobby at `version`.
     pub fn cache(&self, version: (u64, u64), text: Arc<str>) {
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, text));
+    }
+
+    fn paired(&self) -> std::sync::MutexGuard<'_, HashMap<PlayerId, Watchers>> {
+        self.paired.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The pairings of `player`, for one more of their lobby connections.
+    pub fn watch_pairings(&self, player: PlayerId) -> PairedWatch {
+        let mut paired = self.paired();
+        let entry = paired
+            .entry(player)
+            .or_insert_with(|| (0, watch::channel(None).0));
+        entry.0 += 1;
+        entry.1.subscribe()
+    }
+
+    /// One of `player`'s lobby connections closed.
+    pub fn unwatch_pairings(&self, player: PlayerId) {
+        let mut paired = self.paired();
+        if let Some(entry) = paired.get_mut(&player) {
+            entry.0 -= 1;
+            if entry.0 == 0 {
+                paired.remove(&player);
+            }
+        }
+    }
+
+    fn tell_paired(&self, view: &Arc<PairedView>) {
+        let paired = self.paired();
+        for p in [view.players.white, view.players.black] {
+            if let Some((_, tx)) = paired.get(&p) {
+                tx.send_replace(Some(view.clone()));
+            }
+        }
     }
 
     /// A receiver of every event from now on.
@@ -194,13 +237,10 @@ pub async fn start_pairing(app: &Arc<AppState>, pairing: Pairing) -> Result<Game
     let live = app.create(state).await?;
     let state = live.snapshot().await;
     app.lobby.add_playing(&state);
-    let _ = app
-        .lobby
-        .events
-        .send(LobbyEvent::Paired(Arc::new(PairedView {
-            game: state.id.to_string(),
-            players: ByColor::new(pairing.white.player, pairing.black.player),
-        })));
+    app.lobby.tell_paired(&Arc::new(PairedView {
+        game: state.id.to_string(),
+        players: ByColor::new(pairing.white.player, pairing.black.player),
+    }));
     app.lobby.changed();
     Ok(state)
 }

@@ -346,6 +346,7 @@ pub async fn watch(
             }
             serve(socket, &app, player).await;
             if let Some(p) = player {
+                app.lobby.unwatch_pairings(p);
                 if app.lobby.lock().leave(p) {
                     app.lobby.changed();
                 }
@@ -370,35 +371,40 @@ async fn serve(mut socket: WebSocket, app: &Arc<AppState>, player: Option<Player
     if !send_text(&mut socket, view_text(app, player), limit).await {
         return;
     }
-    let mut dirty = false;
-    let mut tick = tokio::time::interval(REFRESH);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The lobby is sent again at most every REFRESH after it changed; an idle connection
+    // has no timer of its own.
+    let mut due: Option<tokio::time::Instant> = None;
+    let mut pairings = player.map(|p| app.lobby.watch_pairings(p));
     loop {
         tokio::select! {
             event = events.recv() => match event {
-                Ok(LobbyEvent::Changed) | Err(RecvError::Lagged(_)) => dirty = true,
-                Ok(LobbyEvent::Paired(paired)) => {
-                    let Some(p) = player else { continue };
-                    let color = if paired.players.white == p {
-                        "white"
-                    } else if paired.players.black == p {
-                        "black"
-                    } else {
-                        continue;
-                    };
-                    let message = PairedMessage { kind: "paired", game: paired.game.clone(), color };
-                    if !send_json(&mut socket, &message, limit).await {
-                        break;
-                    }
+                Ok(LobbyEvent::Changed) | Err(RecvError::Lagged(_)) => {
+                    due.get_or_insert_with(|| tokio::time::Instant::now() + REFRESH);
                 }
                 Err(RecvError::Closed) => break,
             },
-            _ = tick.tick() => {
-                if dirty {
-                    dirty = false;
-                    if !send_text(&mut socket, view_text(app, player), limit).await {
-                        break;
-                    }
+            () = async { tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)).await }, if due.is_some() => {
+                due = None;
+                if !send_text(&mut socket, view_text(app, player), limit).await {
+                    break;
+                }
+            }
+            changed = async {
+                match pairings.as_mut() {
+                    Some(w) => w.changed().await,
+                    // A spectator of the lobby is paired with nobody.
+                    None => std::future::pending().await,
+                }
+            } => {
+                if changed.is_err() {
+                    break;
+                }
+                let (Some(p), Some(w)) = (player, pairings.as_mut()) else { continue };
+                let Some(paired) = w.borrow_and_update().clone() else { continue };
+                let color = if paired.players.white == p { "white" } else { "black" };
+                let message = PairedMessage { kind: "paired", game: paired.game.clone(), color };
+                if !send_json(&mut socket, &message, limit).await {
+                    break;
                 }
             }
             incoming = socket.recv() => match incoming {
