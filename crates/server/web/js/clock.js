@@ -52,3 +52,20 @@ export function isLow(ms, control) {
   const base = (control.base ?? 0) * 1000;
   return ms < Math.min(20000, base / 10);
 }
+
+/**
+ * Whether the player's own clock has just run low and should be sounded: once per game and
+ * side, only while the game is being played. `warned` keeps what was sounded already.
+ * @param {Set<string>} warned
+ * @param {string} game
+ * @param {string | null} you
+ * @param {string} color
+ * @param {boolean} low
+ */
+export function warnLow(warned, game, you, color, low) {
+  if (!low || color !== you) return false;
+  const key = `${game}:${color}`;
+  if (warned.has(key)) return false;
+  warned.add(key);
+  return true;
+}

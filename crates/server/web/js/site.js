@@ -4,7 +4,9 @@
 // chat). Everything the server or a player wrote goes in as textContent.
 
 import { api, setCsrf } from './api.js';
-import { formatClock, isLow, timeLeft } from './clock.js';
+import { formatClock, isLow, timeLeft, warnLow } from './clock.js';
+import { play as playSound } from './sound.js';
+import { loadSettings } from './settings.js';
 import { h } from './panels.js';
 import { t } from './i18n.js';
 
@@ -462,6 +464,9 @@ function clockElement(bar) {
   return el;
 }
 
+/** The games and sides whose low clock was sounded already. */
+const lowWarned = new Set();
+
 /** Draws both clocks in the player bars as they stand now. */
 export function drawClocks() {
   const g = table.game;
@@ -477,7 +482,9 @@ export function drawClocks() {
     const el = clockElement(bar);
     el.textContent = formatClock(left);
     el.classList.toggle('running', g.clock.running === color);
-    el.classList.toggle('low', g.status === 'playing' && isLow(left, g.clock.control));
+    const low = g.status === 'playing' && isLow(left, g.clock.control);
+    el.classList.toggle('low', low);
+    if (warnLow(lowWarned, g.id, table.you, color, low)) playSound('low', loadSettings().sound);
     el.setAttribute('aria-label', t('site.clock_of', { side: t(`color.${color}`), time: formatClock(left) }));
   }
 }

@@ -1,7 +1,7 @@
 // The clocks of js/clock.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatClock, isLow, timeLeft } from '../js/clock.js';
+import { formatClock, isLow, timeLeft, warnLow } from '../js/clock.js';
 
 const blitz = { kind: 'fischer', base: 180, increment: 2 };
 
@@ -29,4 +29,14 @@ test('a clock runs low under a tenth of the base, at most 20 seconds', () => {
   assert.ok(isLow(5999, bullet));
   assert.ok(!isLow(6000, bullet));
   assert.ok(isLow(3600000, { kind: 'correspondence', days: 1 }));
+});
+
+test('a low clock sounds once per game, and only for the player whose clock it is', () => {
+  const warned = new Set();
+  assert.equal(warnLow(warned, 'g1', 'white', 'white', false), false);
+  assert.equal(warnLow(warned, 'g1', 'white', 'black', true), false);
+  assert.equal(warnLow(warned, 'g1', null, 'white', true), false);
+  assert.equal(warnLow(warned, 'g1', 'white', 'white', true), true);
+  assert.equal(warnLow(warned, 'g1', 'white', 'white', true), false);
+  assert.equal(warnLow(warned, 'g2', 'white', 'white', true), true);
 });
