@@ -5,108 +5,19 @@
 //! The server's clock is one the test moves on, so the flag falls without waiting a minute.
 //! Needs `chromium` and `chromedriver`, as tests/browser.rs does.
 
+mod chrome;
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use chrome::{browser, chromedriver, start_driver};
 use common::{Server, temp_dir};
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use morris_server::accounts::HashCost;
 use morris_server::clock::ManualNow;
 use morris_server::{Config, Limits};
 use serde_json::{Value, json};
-
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn find_program(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
-fn chromedriver() -> Option<PathBuf> {
-    match find_program("chromedriver") {
-        Some(path) => Some(path),
-        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("chromedriver is missing and CI=true: install chromium and chromium-driver")
-        }
-        None => {
-            eprintln!("SKIPPED: chromedriver not found; install chromium and chromium-driver");
-            None
-        }
-    }
-}
-
-async fn start_driver(program: &Path) -> Driver {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(program)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let driver = Driver {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    };
-    let started = Instant::now();
-    loop {
-        if let Ok(r) = reqwest::get(format!("{}/status", driver.url)).await {
-            if r.status().is_success() {
-                return driver;
-            }
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "chromedriver is ready"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// A browser with an empty profile of its own: its own cookies.
-async fn browser(driver: &Driver, profile: &Path) -> Client {
-    let args = vec![
-        "--headless=new".to_owned(),
-        "--no-sandbox".into(),
-        "--disable-gpu".into(),
-        "--no-first-run".into(),
-        "--disable-background-networking".into(),
-        "--window-size=1280,900".into(),
-        "--lang=en-US".into(),
-        format!("--user-data-dir={}", profile.display()),
-    ];
-    let mut options = json!({ "args": args, "prefs": { "intl.accept_languages": "en-US,en" } });
-    if let Some(chromium) = find_program("chromium") {
-        options["binary"] = json!(chromium);
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert("goog:chromeOptions".into(), options);
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("a browser session")
-}
 
 /// Waits until `check` (a script returning a value) returns something truthy; returns it.
 async fn until(client: &Client, what: &str, check: &str) -> Value {
