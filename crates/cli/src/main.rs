@@ -6,6 +6,7 @@ mod bench;
 mod cli;
 mod convert;
 mod engine;
+mod journal;
 mod loadtest;
 mod matches;
 mod play;

@@ -15,6 +15,7 @@ use morris_tablebase::{
 use crate::bars::Bars;
 
 use crate::cli::Failure;
+use crate::journal::{self, Usage};
 use crate::position_args::PositionArgs;
 
 /// The tablebase subcommands.
@@ -169,13 +170,30 @@ fn build_with_log(
     opts.progress = bars.clone();
     let start = Instant::now();
     let (mut solved, mut found) = (0u64, 0u64);
+    let journal_path = journal::path(&opts.dir, &rules);
+    let mut usage = Usage::now();
     let result = build(opts, targets, |r| {
         bars.done(r.positions);
+        let now = Usage::now();
         if r.solved {
             solved += r.positions;
+            let entry = journal::Entry {
+                group: names(&r.sectors),
+                positions: r.positions,
+                wall_s: r.seconds,
+                cpu_s: now.cpu_s - usage.cpu_s,
+                peak_mib: now.peak_mib,
+            };
+            if let Err(e) = journal::append(&journal_path, &entry) {
+                bars.println(&format!(
+                    "warning: cannot write {}: {e}",
+                    journal_path.display()
+                ));
+            }
         } else {
             found += r.positions;
         }
+        usage = now;
         let done = solved + found;
         let elapsed = start.elapsed().as_secs_f64();
         let left = if solved > 0 && done < total {
@@ -208,6 +226,17 @@ fn build_with_log(
         start.elapsed().as_secs_f64(),
         solved
     )?;
+    let (groups, positions, wall_s, cpu_s, peak_mib) =
+        journal::totals(&journal::read(&journal_path));
+    if groups > 0 {
+        writeln!(
+            out,
+            "over every run in this folder ({}): {groups} groups solved, {positions} positions, wall {}, CPU {}, peak memory {peak_mib:.0} MiB",
+            journal_path.display(),
+            duration(wall_s),
+            duration(cpu_s)
+        )?;
+    }
     Ok(())
 }
 

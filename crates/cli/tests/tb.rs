@@ -230,6 +230,20 @@ fn an_interrupted_build_resumes_where_it_stopped() {
         summary.contains(" positions, ") && summary.contains(" bytes"),
         "{summary}"
     );
+    // The journal in the folder counts every group once over both runs, and what they cost.
+    let solved_again = again.lines().filter(|l| l.contains(" solved: ")).count();
+    let journal = again
+        .lines()
+        .find(|l| l.starts_with("over every run in this folder"))
+        .expect("the totals of every run");
+    let groups: usize = journal
+        .split(": ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect(journal);
+    assert_eq!(groups, built + solved_again, "{journal}");
+    assert!(journal.contains(" wall ") && journal.contains(" CPU ") && journal.contains(" MiB"));
     let six = ok(&morris(&["solve", "--variant", "six", "--dir", ds]));
     assert_eq!(last_line(&six), "value: draw");
     // The whole game's statistics and its full verification.

@@ -141,7 +141,7 @@ pub fn file_name(rules: &Rules, sector: Sector) -> String {
 
 /// What the file names of every sector under `rules` begin with: `nine-`, or the variant's
 /// name and the tag of the rule bytes.
-pub(crate) fn file_prefix(rules: &Rules) -> String {
+pub fn file_prefix(rules: &Rules) -> String {
     let defaults = rules_bytes(&rules.variant.rules());
     let mine = rules_bytes(rules);
     let tag = if defaults == mine {
