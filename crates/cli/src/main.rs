@@ -12,6 +12,7 @@ mod play;
 mod position_args;
 mod serve;
 mod tb;
+mod tune;
 
 use std::process::ExitCode;
 

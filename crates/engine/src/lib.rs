@@ -23,7 +23,7 @@ pub mod accuracy;
 pub mod arena;
 pub mod bench;
 mod engine;
-mod eval;
+pub mod eval;
 mod level;
 mod limits;
 mod ordering;
@@ -34,6 +34,7 @@ mod search;
 pub mod text;
 mod time;
 mod tt;
+pub mod tune;
 
 use std::time::Duration;
 
