@@ -1,4 +1,5 @@
-//! `morris loadtest`: many friend games at once against a server on this machine.
+//! `morris loadtest`: many friend games at once against a server on this machine, or with
+//! `--site` clocked, rated games between signed-in players paired through the lobby.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -6,6 +7,7 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 mod client;
+mod site;
 
 use client::{LoadConfig, run as run_load};
 
@@ -31,6 +33,11 @@ pub struct LoadArgs {
     /// database.
     #[arg(long)]
     addr: Option<SocketAddr>,
+    /// Play the site: signed-in players paired by the lobby's quick pairing play rated games
+    /// at this time control (such as `10+5`); a running server needs
+    /// `--sign-ins-per-minute 0` too.
+    #[arg(long, value_name = "CLOCK")]
+    site: Option<String>,
 }
 
 /// Runs the test and prints the figures: `games … plies … errors …` and
@@ -48,6 +55,7 @@ pub fn run(args: LoadArgs) -> Result<(), Failure> {
         duration: Duration::from_secs(args.duration),
         think: Duration::from_millis(args.think_ms),
         target: args.addr,
+        site: args.site,
     };
     let bar = ProgressBar::new(args.duration);
     bar.set_style(

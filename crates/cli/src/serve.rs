@@ -41,6 +41,14 @@ pub struct ServeArgs {
     /// Searches of the computer player run at once [default: the number of cores].
     #[arg(long, value_name = "N")]
     engine_threads: Option<usize>,
+    /// Sign-ins, sign-ups and password changes one address may make per minute (0: no
+    /// limit).
+    #[arg(long, default_value_t = Limits::default().sign_ins_per_minute, value_name = "N")]
+    sign_ins_per_minute: u32,
+    /// Marks the session cookie `Secure`: give it when the site is served over TLS (by a
+    /// proxy in front of the server).
+    #[arg(long)]
+    secure_cookies: bool,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -72,6 +80,8 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.limits.connections.max = args.max_connections.max(1);
     config.limits.connections.per_addr = args.max_connections_per_addr.max(1);
     config.engine_threads = args.engine_threads;
+    config.limits.sign_ins_per_minute = args.sign_ins_per_minute;
+    config.secure_cookies = args.secure_cookies;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

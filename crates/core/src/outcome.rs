@@ -23,11 +23,18 @@ pub enum Reason {
     Resignation,
     /// The players agreed to a draw.
     Agreement,
+    /// The loser's time ran out.
+    Timeout,
+    /// The loser left the game and the winner claimed it (or, with no winner, the one who
+    /// stayed claimed a draw).
+    Abandonment,
+    /// The game was called off in its first plies: it counts for nobody.
+    Aborted,
 }
 
 impl Reason {
     /// A stable lower-case name: `fewer_than_three`, `blocked`, `line`, `repetition`,
-    /// `n_move_rule`, `full_board`, `resignation`, `agreement`.
+    /// `n_move_rule`, `full_board`, `resignation`, `agreement`, `timeout`, `abandonment`, `aborted`.
     pub const fn name(self) -> &'static str {
         match self {
             Reason::FewerThanThree => "fewer_than_three",
@@ -38,6 +45,9 @@ impl Reason {
             Reason::FullBoard => "full_board",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
+            Reason::Timeout => "timeout",
+            Reason::Abandonment => "abandonment",
+            Reason::Aborted => "aborted",
         }
     }
 
@@ -52,6 +62,9 @@ impl Reason {
             Reason::FullBoard,
             Reason::Resignation,
             Reason::Agreement,
+            Reason::Timeout,
+            Reason::Abandonment,
+            Reason::Aborted,
         ]
         .into_iter()
         .find(|r| r.name() == name)
@@ -84,8 +97,12 @@ impl Outcome {
         }
     }
 
-    /// The result as a game record writes it: `1-0`, `0-1` or `1/2-1/2`.
+    /// The result as a game record writes it: `1-0`, `0-1` or `1/2-1/2` (`*` for a game
+    /// aborted).
     pub const fn result(&self) -> &'static str {
+        if matches!(self.reason, Reason::Aborted) {
+            return "*";
+        }
         match self.winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
@@ -108,6 +125,10 @@ impl Outcome {
             Reason::FullBoard => "Draw: the board is full".into(),
             Reason::Resignation => format!("{loser} resigned"),
             Reason::Agreement => "Draw by agreement".into(),
+            Reason::Timeout => format!("{loser} ran out of time"),
+            Reason::Abandonment if self.winner.is_some() => format!("{loser} left the game"),
+            Reason::Abandonment => "Draw: a player left the game".into(),
+            Reason::Aborted => "The game was aborted".into(),
         }
     }
 }

@@ -1,13 +1,14 @@
 //! The shared state of the server: the store, the games in memory, the computer player and the
 //! limits; and the one path by which a game changes (commit, then show, then tell watchers).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
+use crate::clock::{Millis, Now, SystemNow};
 use crate::computer::Computer;
 use crate::connections::ConnectionLimits;
 use crate::error::ApiError;
@@ -27,6 +28,12 @@ const UPDATES_KEPT: usize = 16;
 pub struct LiveGame {
     state: tokio::sync::Mutex<GameState>,
     updates: broadcast::Sender<Arc<GameView>>,
+    /// Messages other than the game's state (chat lines, presence), as JSON text.
+    events: broadcast::Sender<Arc<str>>,
+    /// Which players are connected.
+    presence: Mutex<crate::presence::Presence>,
+    /// The recent chat lines of each side.
+    chat_rate: Mutex<crate::chat::ChatRate>,
     /// The version the computer is choosing a ply for (0: none).
     searching: AtomicU64,
     /// When the game was last asked for, in seconds since the server started.
@@ -34,10 +41,13 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    fn new(state: GameState) -> LiveGame {
+    fn new(state: GameState, now: Millis) -> LiveGame {
         LiveGame {
             state: tokio::sync::Mutex::new(state),
             updates: broadcast::channel(UPDATES_KEPT).0,
+            events: broadcast::channel(UPDATES_KEPT).0,
+            presence: Mutex::new(crate::presence::Presence::new(now)),
+            chat_rate: Mutex::new(crate::chat::ChatRate::default()),
             searching: AtomicU64::new(0),
             touched: AtomicU64::new(0),
         }
@@ -51,6 +61,29 @@ impl LiveGame {
     /// A receiver of every state from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<GameView>> {
         self.updates.subscribe()
+    }
+
+    /// A receiver of every other message (chat, presence) from now on.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<Arc<str>> {
+        self.events.subscribe()
+    }
+
+    /// Sends a message to every watcher.
+    pub fn tell(&self, message: &impl serde::Serialize) {
+        if let Ok(text) = serde_json::to_string(message) {
+            // No receiver is no error: nobody watches.
+            let _ = self.events.send(text.into());
+        }
+    }
+
+    /// The presence of the players, locked.
+    pub fn presence(&self) -> std::sync::MutexGuard<'_, crate::presence::Presence> {
+        self.presence.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The chat's rate of each side, locked.
+    pub fn chat_rate(&self) -> std::sync::MutexGuard<'_, crate::chat::ChatRate> {
+        self.chat_rate.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -77,6 +110,12 @@ pub struct Limits {
     pub sweep: Duration,
     /// The limits on connections: how many, and how long they may stay silent.
     pub connections: ConnectionLimits,
+    /// How often clocks are looked at for a fallen flag.
+    pub clock_sweep: Duration,
+    /// Sign-in attempts one client address may make per minute; 0 for no limit.
+    pub sign_ins_per_minute: u32,
+    /// The cost of the password hash.
+    pub password_cost: crate::accounts::HashCost,
 }
 
 impl Default for Limits {
@@ -92,6 +131,9 @@ impl Default for Limits {
             retry: Retry::default(),
             sweep: Duration::from_secs(60),
             connections: ConnectionLimits::default(),
+            clock_sweep: Duration::from_millis(250),
+            sign_ins_per_minute: 10,
+            password_cost: crate::accounts::HashCost::default(),
         }
     }
 }
@@ -141,22 +183,127 @@ pub struct AppState {
     pub creations: RateLimiter,
     /// One permit per WebSocket that may be open.
     pub sockets: Arc<tokio::sync::Semaphore>,
+    /// Where the time of clocks comes from.
+    pub now: Arc<dyn Now>,
+    /// Sign-ins, sign-ups and password changes per client address.
+    pub sign_ins: RateLimiter,
+    /// The sessions known, by the hash of their cookie.
+    pub sessions: crate::session::Sessions,
+    /// Password hashes computed at once (each takes memory and a core for a while).
+    pub hashing: Arc<tokio::sync::Semaphore>,
+    /// Whether the session cookie is marked `Secure`.
+    pub secure_cookies: bool,
+    /// The lobby.
+    pub lobby: crate::lobby_hub::LobbyHub,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
+    /// When a flag falls in each game with a running clock.
+    deadlines: Mutex<Deadlines>,
     started: Instant,
+}
+
+/// The games with a running clock, by when their flag falls.
+#[derive(Debug, Default)]
+struct Deadlines {
+    by_time: BTreeSet<(Millis, GameId)>,
+    by_game: HashMap<GameId, Millis>,
+}
+
+impl Deadlines {
+    fn set(&mut self, id: &GameId, deadline: Option<Millis>) {
+        if let Some(old) = self.by_game.remove(id) {
+            self.by_time.remove(&(old, id.clone()));
+        }
+        if let Some(d) = deadline {
+            self.by_game.insert(id.clone(), d);
+            self.by_time.insert((d, id.clone()));
+        }
+    }
+
+    /// The games whose deadline is at or before `now`.
+    fn due(&self, now: Millis) -> Vec<GameId> {
+        self.by_time
+            .iter()
+            .take_while(|(d, _)| *d <= now)
+            .map(|(_, id)| id.clone())
+            .collect()
+    }
 }
 
 impl AppState {
     /// The state of a server on a store.
     pub fn new(store: Store, computer: Computer, limits: Limits) -> AppState {
+        AppState::with_now(store, computer, limits, Arc::new(SystemNow))
+    }
+
+    /// The state of a server whose clocks read the time from `now`.
+    pub fn with_now(
+        store: Store,
+        computer: Computer,
+        limits: Limits,
+        now: Arc<dyn Now>,
+    ) -> AppState {
         AppState {
             store,
             computer,
             limits,
             creations: RateLimiter::new(limits.games_per_minute, Duration::from_secs(60)),
             sockets: Arc::new(tokio::sync::Semaphore::new(limits.max_sockets)),
+            now,
+            sign_ins: RateLimiter::new(limits.sign_ins_per_minute, Duration::from_secs(60)),
+            sessions: crate::session::Sessions::default(),
+            hashing: Arc::new(tokio::sync::Semaphore::new(2)),
+            secure_cookies: false,
+            lobby: crate::lobby_hub::LobbyHub::default(),
             games: Mutex::new(HashMap::new()),
+            deadlines: Mutex::new(Deadlines::default()),
             started: Instant::now(),
         }
+    }
+
+    fn deadlines(&self) -> std::sync::MutexGuard<'_, Deadlines> {
+        self.deadlines.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The time now, as the clocks read it.
+    pub fn now_ms(&self) -> Millis {
+        self.now.now()
+    }
+
+    /// Ends on time every game whose flag has fallen, whether or not anyone watches; games
+    /// not in memory are read from the database. Returns how many ended.
+    pub async fn sweep_clocks(self: &Arc<Self>) -> usize {
+        let now = self.now_ms();
+        let due = self.deadlines().due(now);
+        let mut ended = 0;
+        for id in due {
+            let live = match self.game(&id).await {
+                Ok(live) => live,
+                Err(e) => {
+                    tracing::warn!("cannot read game {id} to see its clock: {e}");
+                    continue;
+                }
+            };
+            match self.change(&live, |_| Ok::<_, ApiError>(None)).await {
+                Ok(state) if state.is_over() => ended += 1,
+                Ok(state) => self.deadlines().set(&id, state.deadline()),
+                Err(e) => tracing::warn!("the flag in game {id} cannot be written yet: {e}"),
+            }
+        }
+        ended
+    }
+
+    /// After a start: the clocks of the stored games that are played are watched again.
+    ///
+    /// # Errors
+    ///
+    /// 500 when the list cannot be read.
+    pub async fn watch_stored_clocks(&self) -> Result<usize, ApiError> {
+        let rows = self.store.deadlines().await?;
+        let mut deadlines = self.deadlines();
+        for (deadline, id) in &rows {
+            deadlines.set(id, Some(*deadline));
+        }
+        Ok(rows.len())
     }
 
     fn games(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<LiveGame>>> {
@@ -187,7 +334,7 @@ impl AppState {
         let live = self
             .games()
             .entry(id.clone())
-            .or_insert_with(|| Arc::new(LiveGame::new(state)))
+            .or_insert_with(|| Arc::new(LiveGame::new(state, self.now_ms())))
             .clone();
         self.touch(&live);
         Ok(live)
@@ -200,7 +347,8 @@ impl AppState {
     /// 500 when the database fails.
     pub async fn create(self: &Arc<Self>, state: GameState) -> Result<Arc<LiveGame>, ApiError> {
         self.store.insert(&state).await?;
-        let live = Arc::new(LiveGame::new(state.clone()));
+        self.deadlines().set(&state.id, state.deadline());
+        let live = Arc::new(LiveGame::new(state.clone(), self.now_ms()));
         self.touch(&live);
         self.games().insert(state.id.clone(), live.clone());
         self.start_computer(&live, &state);
@@ -210,6 +358,9 @@ impl AppState {
     /// Changes a game: `change` computes the next state from the current one (or `None` for
     /// no change); the next state is committed to the database, then kept, then sent to the
     /// watchers, and the computer starts if it is now to move. Returns the state after.
+    ///
+    /// A flag that has fallen is seen first: the game ends on time (committed and shown like
+    /// any change) and `change` is then asked about the finished game.
     ///
     /// # Errors
     ///
@@ -223,15 +374,38 @@ impl AppState {
         ApiError: From<E>,
     {
         let mut guard = live.state.lock().await;
+        if let Some(flagged) = guard.flag_fall(self.now_ms()) {
+            self.commit(live, &mut guard, flagged).await?;
+        }
         let Some(next) = change(&guard)? else {
             return Ok(guard.clone());
         };
-        self.store.update(&next).await?;
-        *guard = next.clone();
+        let next = self.commit(live, &mut guard, next).await?;
         drop(guard);
-        // No receiver is no error: nobody watches.
-        let _ = live.updates.send(Arc::new(GameView::new(&next, None)));
         self.start_computer(live, &next);
+        Ok(next)
+    }
+
+    /// Writes the next state, keeps it, tells the watchers and follows its clock.
+    async fn commit(
+        &self,
+        live: &LiveGame,
+        guard: &mut GameState,
+        mut next: GameState,
+    ) -> Result<GameState, ApiError> {
+        let ratings = self.store.update(&next).await?;
+        if ratings.is_some() {
+            next.ratings = ratings;
+        }
+        *guard = next.clone();
+        self.deadlines().set(&next.id, next.deadline());
+        if next.is_over() {
+            self.lobby.game_ended(&next.id);
+        }
+        // No receiver is no error: nobody watches.
+        let _ = live
+            .updates
+            .send(Arc::new(GameView::new(&next, None, self.now_ms())));
         Ok(next)
     }
 
@@ -250,11 +424,25 @@ impl AppState {
         let app = self.clone();
         let live = live.clone();
         let game = state.game.clone();
+        let clock = state.clock.map(|c| {
+            let turn = state.game.position().turn();
+            let ms = |m: Millis| Duration::from_millis(u64::try_from(m.max(0)).unwrap_or(0));
+            let inc = match c.control {
+                crate::clock::TimeControl::Fischer { increment, .. } => ms(increment),
+                crate::clock::TimeControl::Correspondence { .. } => Duration::ZERO,
+            };
+            morris_engine::Clock {
+                time: morris_core::ByColor::from_fn(|side| {
+                    ms(c.left_at(side, turn, self.now_ms()))
+                }),
+                inc: morris_core::ByColor::new(inc, inc),
+            }
+        });
         let seed = seed(&state.id, version);
         let id = state.id.clone();
         tokio::spawn(async move {
             let result = app
-                .computer_turn(&live, (&id, version), game, level, seed)
+                .computer_turn(&live, (&id, version), game, (level, clock), seed)
                 .await;
             let _ =
                 live.searching
@@ -276,10 +464,10 @@ impl AppState {
         live: &Arc<LiveGame>,
         (id, version): (&GameId, u64),
         game: morris_core::Game,
-        level: u8,
+        (level, clock): (u8, Option<morris_engine::Clock>),
         seed: u64,
     ) -> Result<(), ApiError> {
-        let Some(ply) = self.computer.choose(game, level, seed).await? else {
+        let Some(ply) = self.computer.choose(game, level, seed, clock).await? else {
             return Ok(());
         };
         let retry = self.limits.retry;
@@ -289,7 +477,7 @@ impl AppState {
             let result = self
                 .change(live, |now| {
                     if now.version == version {
-                        now.play_computer(ply).map(Some)
+                        now.play_computer(ply, self.now_ms()).map(Some)
                     } else {
                         Ok(None)
                     }

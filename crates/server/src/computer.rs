@@ -113,7 +113,7 @@ impl Computer {
         priority: Priority,
         game: Game,
         (level, multi_pv, seed): (u8, usize, u64),
-        time: Duration,
+        limits: Limits,
     ) -> Result<SearchResult, ApiError> {
         let engines = self.engines.clone();
         let tablebase = self.tablebase.clone();
@@ -136,7 +136,7 @@ impl Computer {
                 None => Engine::new(options),
             };
             engine.set_tablebase(tablebase);
-            let result = engine.search(&game, &Limits::movetime(time), &mut |_| {});
+            let result = engine.search(&game, &limits, &mut |_| {});
             // A panicking search loses its engine; the next search makes a new one.
             engines
                 .lock()
@@ -153,15 +153,27 @@ impl Computer {
     }
 
     /// The computer's ply at a level; `None` when the game has no legal ply. The same game
-    /// and seed give the same ply. It goes ahead of every hint and analysis.
+    /// and seed give the same ply. It goes ahead of every hint and analysis. In a game with a
+    /// clock the engine also budgets the clock's time (`wtime btime winc binc`), so that it
+    /// never thinks longer than its level's time nor runs its clock out.
     ///
     /// # Errors
     ///
     /// 503 when the pool is closed; 500 when the engine fails.
-    pub async fn choose(&self, game: Game, level: u8, seed: u64) -> Result<Option<Ply>, ApiError> {
-        let time = movetime(level);
+    pub async fn choose(
+        &self,
+        game: Game,
+        level: u8,
+        seed: u64,
+        clock: Option<morris_engine::Clock>,
+    ) -> Result<Option<Ply>, ApiError> {
+        let limits = Limits {
+            movetime: Some(movetime(level)),
+            clock,
+            ..Limits::default()
+        };
         Ok(self
-            .search(Priority::Play, game, (level, 1, seed), time)
+            .search(Priority::Play, game, (level, 1, seed), limits)
             .await?
             .best)
     }
@@ -191,7 +203,7 @@ impl Computer {
             }
         }
         let result = self
-            .search(priority, game, (10, 1, 0), ANALYSIS_TIME)
+            .search(priority, game, (10, 1, 0), Limits::movetime(ANALYSIS_TIME))
             .await?;
         let best = result
             .best
@@ -222,7 +234,12 @@ impl Computer {
             }
         }
         let result = self
-            .search(priority, game, (10, usize::MAX, 0), ANALYSIS_TIME)
+            .search(
+                priority,
+                game,
+                (10, usize::MAX, 0),
+                Limits::movetime(ANALYSIS_TIME),
+            )
             .await?;
         let mut scored = result.root.clone();
         if scored.is_empty() {
@@ -242,7 +259,12 @@ impl Computer {
         let to_move = game.position().turn();
         let plies = game.plies().len();
         let result = self
-            .search(Priority::Play, game, (10, 1, 0), ANALYSIS_TIME)
+            .search(
+                Priority::Play,
+                game,
+                (10, 1, 0),
+                Limits::movetime(ANALYSIS_TIME),
+            )
             .await?;
         let own = if to_move == color {
             result.score

@@ -159,7 +159,26 @@ impl From<Refusal> for ApiError {
             | Refusal::DrawAlreadyOffered
             | Refusal::NoDrawOffered
             | Refusal::OwnDrawOffer
-            | Refusal::NoCoaching => ApiError::Conflict(message),
+            | Refusal::NoCoaching
+            | Refusal::OutOfTime
+            | Refusal::TooLateToAbort
+            | Refusal::OpponentPresent
+            | Refusal::StillPlaying
+            | Refusal::Rematched => ApiError::Conflict(message),
+        }
+    }
+}
+
+impl From<crate::chat::ChatRefusal> for ApiError {
+    fn from(r: crate::chat::ChatRefusal) -> ApiError {
+        use crate::chat::ChatRefusal;
+        let message = r.to_string();
+        match r {
+            ChatRefusal::Empty | ChatRefusal::TooLong | ChatRefusal::Control => {
+                ApiError::BadRequest(message)
+            }
+            ChatRefusal::TooFast => ApiError::Busy(message),
+            ChatRefusal::Full => ApiError::Conflict(message),
         }
     }
 }

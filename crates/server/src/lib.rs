@@ -22,20 +22,28 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod chat;
+pub mod clock;
 pub mod computer;
 pub mod connections;
 pub mod error;
 pub mod game_state;
 pub mod limits;
+pub mod lobby;
+pub mod lobby_hub;
 pub mod position_check;
+pub mod presence;
 pub mod queue;
+pub mod rating;
 pub mod request;
 pub mod response;
 pub mod review;
 pub mod seat;
+pub mod session;
 pub mod store;
 pub mod ws;
 
@@ -46,7 +54,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 
 pub use app::{AppState, Limits, Resumed, Retry};
 pub use computer::Computer;
@@ -67,6 +75,11 @@ pub struct Config {
     pub limits: Limits,
     /// Searches run at once (default: the number of cores).
     pub engine_threads: Option<usize>,
+    /// Where clocks read the time (default: the system's clock).
+    pub now: Arc<dyn clock::Now>,
+    /// Whether the session cookie is marked `Secure` (the site is served over TLS, by this
+    /// server or a proxy in front of it).
+    pub secure_cookies: bool,
 }
 
 impl std::fmt::Debug for Config {
@@ -77,7 +90,8 @@ impl std::fmt::Debug for Config {
             .field("tablebase", &self.tablebase.is_some())
             .field("limits", &self.limits)
             .field("engine_threads", &self.engine_threads)
-            .finish()
+            .field("secure_cookies", &self.secure_cookies)
+            .finish_non_exhaustive()
     }
 }
 
@@ -90,6 +104,8 @@ impl Config {
             tablebase: None,
             limits: Limits::default(),
             engine_threads: None,
+            now: Arc::new(clock::SystemNow),
+            secure_cookies: false,
         }
     }
 }
@@ -129,7 +145,14 @@ pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     if let Some(tablebase) = &config.tablebase {
         computer = computer.with_tablebase(tablebase.clone());
     }
-    let app = Arc::new(AppState::new(store, computer, config.limits));
+    let mut state = AppState::with_now(store, computer, config.limits, config.now.clone());
+    state.secure_cookies = config.secure_cookies;
+    let app = Arc::new(state);
+    match app.watch_stored_clocks().await {
+        Ok(n) if n > 0 => tracing::info!("the clocks of {n} games run on"),
+        Ok(_) => {}
+        Err(e) => tracing::error!("cannot read the clocks of the stored games: {e}"),
+    }
     match app.resume_computer_games().await {
         Ok(resumed) => {
             for (id, reason) in &resumed.skipped {
@@ -160,12 +183,37 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/games/{id}/takeback", post(api::takeback))
         .route("/games/{id}/resign", post(api::resign))
         .route("/games/{id}/draw", post(api::draw))
+        .route("/games/{id}/abort", post(api::play::abort))
+        .route("/games/{id}/claim", post(api::play::claim))
+        .route("/games/{id}/rematch", post(api::play::rematch))
+        .route(
+            "/games/{id}/chat",
+            get(api::play::lines).post(api::play::say),
+        )
         .route("/games/{id}/hint", get(api::hint))
         .route("/games/{id}/analysis", get(api::analysis))
         .route("/games/{id}/record", get(api::record))
         .route("/games/{id}/review", post(review::review))
         .route("/positions/check", post(position_check::check))
         .route("/games/{id}/ws", get(ws::watch))
+        .route("/session", get(api::accounts::session))
+        .route("/session/signup", post(api::accounts::sign_up))
+        .route("/session/signin", post(api::accounts::sign_in))
+        .route("/session/signout", post(api::accounts::sign_out))
+        .route("/session/password", post(api::accounts::change_password))
+        .route("/session/games", get(api::players::my_games))
+        .route("/players/{name}", get(api::players::player))
+        .route("/players/{name}/games", get(api::players::player_games))
+        .route("/playing", get(api::players::playing))
+        .route("/lobby", get(api::lobby::lobby))
+        .route("/lobby/ws", get(api::lobby::watch))
+        .route("/lobby/challenges", post(api::lobby::challenge))
+        .route("/lobby/challenges/{id}", delete(api::lobby::withdraw))
+        .route("/lobby/challenges/{id}/accept", post(api::lobby::accept))
+        .route(
+            "/lobby/quick",
+            post(api::lobby::quick).delete(api::lobby::cancel_quick),
+        )
         .fallback(api::unknown)
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
     Router::new()
@@ -188,6 +236,24 @@ pub async fn serve(
     app: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let clocks = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(app.limits.clock_sweep);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let ended = app.sweep_clocks().await;
+                if ended > 0 {
+                    tracing::debug!("{ended} games ended on time");
+                }
+                let paired = api::lobby::pair_waiting(&app).await;
+                if paired > 0 {
+                    tracing::debug!("quick pairing started {paired} games");
+                }
+            }
+        })
+    };
     let sweeper = {
         let app = app.clone();
         tokio::spawn(async move {
@@ -208,6 +274,7 @@ pub async fn serve(
     let limits = app.limits.connections;
     let result = connections::serve(listener, router(app), limits, shutdown).await;
     sweeper.abort();
+    clocks.abort();
     result
 }
 

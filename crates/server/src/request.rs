@@ -9,10 +9,12 @@ use morris_core::{Color, Game, PlyText, Position, Variant};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
+use crate::clock::{TimeControl, TimeControlView};
 use crate::computer::LEVELS;
 use crate::error::ApiError;
 use crate::game_state::DrawAction;
-use crate::seat::{GameId, Name, Opponent, Token};
+use crate::seat::{GameId, Holder, Name, Opponent, Token};
+use crate::session::Visitor;
 
 /// The creator's choice of colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -64,6 +66,8 @@ struct NewGameBody {
     game: Option<usize>,
     #[serde(default, deserialize_with = "name")]
     name: Option<Name>,
+    #[serde(default)]
+    clock: Option<ClockRequest>,
 }
 
 /// The body of `POST /api/games`, checked: a level in range, and the game to start from
@@ -84,6 +88,8 @@ pub struct NewGame {
     pub warnings: Vec<String>,
     /// The creator's name.
     pub name: Option<Name>,
+    /// The time control, if the game has a clock.
+    pub clock: Option<TimeControl>,
 }
 
 impl TryFrom<NewGameBody> for NewGame {
@@ -123,7 +129,12 @@ impl TryFrom<NewGameBody> for NewGame {
             }
             (None, None) => Game::new(Position::new(rules)),
         };
+        let clock = body.clock.map(|c| c.0);
+        if clock.is_some() && body.opponent == Opponent::Local {
+            return Err("a game on one device has no clock".into());
+        }
         Ok(NewGame {
+            clock,
             opponent: body.opponent,
             level,
             color: body.color,
@@ -236,28 +247,51 @@ pub struct ImportRequest {
     pub record: String,
 }
 
+/// Who acts on a game: the seat's token when the request gives one, else the player of the
+/// session, for a request that proves it comes from the site's page.
+///
+/// # Errors
+///
+/// 403 for text that is no token, or for a session request without its CSRF token.
+pub fn holder<'a>(
+    token: &'a Option<GivenToken>,
+    visitor: &Visitor,
+) -> Result<Holder<'a>, ApiError> {
+    match token {
+        Some(t) => t.token().map(Holder::Token),
+        None => visitor.acting().map(|s| Holder::Player(s.player)),
+    }
+}
+
 /// The body of `POST /api/games/{id}/moves`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct MoveRequest {
     /// The ply in notation, read.
     #[serde(rename = "move", deserialize_with = "ply_text")]
     pub ply: PlyText,
-    /// The seat's token.
-    pub token: GivenToken,
+    /// The seat's token; without it the session's player acts.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
 }
 
 /// A body that holds only a token: take-back, resignation.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TokenRequest {
-    /// The seat's token.
-    pub token: GivenToken,
+    /// The seat's token; without it the session's player acts.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
+    /// For a take-back in a game between people once the ply was answered: a request, or
+    /// the answer to the opponent's.
+    #[serde(default)]
+    pub action: Option<DrawAction>,
 }
 
 /// The body of `POST /api/games/{id}/draw`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct DrawRequest {
-    /// The seat's token.
-    pub token: GivenToken,
+    /// The seat's token; without it the session's player acts.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
     /// What to do.
     pub action: DrawAction,
 }
@@ -340,6 +374,63 @@ fn serde_reason(text: &str) -> String {
     reason.chars().take(200).collect()
 }
 
+/// The body of `POST /api/lobby/challenges`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChallengeRequest {
+    /// The variant (`nine` when absent).
+    #[serde(default, deserialize_with = "variant")]
+    pub variant: Variant,
+    /// The time control; no clock when absent.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// Whether the game is rated.
+    #[serde(default)]
+    pub rated: bool,
+    /// The creator's colour.
+    #[serde(default = "random")]
+    pub color: ColorChoice,
+    /// The one player the challenge is for, by user name.
+    #[serde(default)]
+    pub to: Option<crate::accounts::UserName>,
+}
+
+/// The body of `POST /api/lobby/quick`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct QuickRequest {
+    /// The variant (`nine` when absent).
+    #[serde(default, deserialize_with = "variant")]
+    pub variant: Variant,
+    /// The time control.
+    pub clock: ClockRequest,
+    /// Whether the game is rated (for a signed-in player, rated when absent).
+    #[serde(default)]
+    pub rated: Option<bool>,
+}
+
+/// A time control as a request gives it: `"3+2"` or the object of [`TimeControlView`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockRequest(pub TimeControl);
+
+impl<'de> Deserialize<'de> for ClockRequest {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockRequest, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Given {
+            Text(String),
+            View(TimeControlView),
+        }
+        let control = match Given::deserialize(d)? {
+            Given::Text(t) => t.parse::<TimeControl>(),
+            Given::View(v) => TimeControl::try_from(v),
+        };
+        control.map(ClockRequest).map_err(serde::de::Error::custom)
+    }
+}
+
+fn random() -> ColorChoice {
+    ColorChoice::Random
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,10 +472,10 @@ mod tests {
     #[test]
     fn unreadable_tokens_hold_no_seat() {
         let m: MoveRequest = serde_json::from_str(r#"{"move":"d6","token":"nope"}"#).unwrap();
-        assert_eq!(m.token.token().unwrap_err().status(), 403);
+        assert_eq!(m.token.unwrap().token().unwrap_err().status(), 403);
         let t = Token::random();
         let m: MoveRequest =
             serde_json::from_str(&format!(r#"{{"move":"d6","token":"{t}"}}"#)).unwrap();
-        assert_eq!(m.token.token().unwrap(), &t);
+        assert_eq!(m.token.unwrap().token().unwrap(), &t);
     }
 }

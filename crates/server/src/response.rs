@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use morris_core::{ByColor, Color, Variant};
 use serde::Serialize;
 
+use crate::clock::{Millis, TimeClass, TimeControlView};
 use crate::game_state::GameState;
+use crate::rating::RatingChange;
 use crate::seat::{Opponent, Player, Seat, Token};
 
 /// A board as the page draws it: `GET /api/variants`.
@@ -140,6 +142,62 @@ pub struct GameView {
     pub result: Option<ResultView>,
     /// Grows by one with every change.
     pub version: u64,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, in a game that has one.
+    pub clock: Option<ClockView>,
+    /// How the players' ratings changed, once a rated game ended.
+    pub ratings: Option<ByColorView<RatingChangeView>>,
+    /// The side that offers a rematch, once the game is over.
+    pub rematch_offer: Option<Side>,
+    /// The rematch's id, once agreed.
+    pub next_game: Option<String>,
+    /// The side that asks to take back its last ply, if one does.
+    pub takeback_offer: Option<Side>,
+    /// Whether the game may still be aborted (a game between people, before each side has
+    /// played).
+    pub abortable: bool,
+}
+
+/// A game's clock as it stands at `now`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    /// The time control.
+    pub control: TimeControlView,
+    /// The time control written short: `3+2`, `0:30+0`, `2d`.
+    pub text: String,
+    /// The class ratings are kept in.
+    pub class: TimeClass,
+    /// Each side's time left at `now`, in milliseconds.
+    pub left: ByColorView<Millis>,
+    /// The side whose clock runs, or `null` once the game is over.
+    pub running: Option<Side>,
+    /// The server's time of this view, in milliseconds since 1970.
+    pub now: Millis,
+    /// The time of each ply (milliseconds since 1970) and the time its mover had left after
+    /// it, in the order of `moves`.
+    pub plies: Vec<[Millis; 2]>,
+}
+
+/// A rating before and after a game, rounded.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct RatingChangeView {
+    /// The rating before.
+    pub before: i32,
+    /// The rating after.
+    pub after: i32,
+    /// Whether the rating after is provisional.
+    pub provisional: bool,
+}
+
+impl From<RatingChange> for RatingChangeView {
+    fn from(c: RatingChange) -> RatingChangeView {
+        RatingChangeView {
+            before: c.before.rating.round() as i32,
+            after: c.after.rating.round() as i32,
+            provisional: c.after.provisional(),
+        }
+    }
 }
 
 /// Whether a game is played or over.
@@ -171,8 +229,8 @@ impl<T> From<ByColor<T>> for ByColorView<T> {
 }
 
 impl GameView {
-    /// The view of a game for the holder of `token` (or a spectator).
-    pub fn new(state: &GameState, token: Option<&Token>) -> GameView {
+    /// The view of a game for the holder of seat `you` (or a spectator) at the time `now`.
+    pub fn new(state: &GameState, you: Option<Seat>, now: Millis) -> GameView {
         let game = &state.game;
         let pos = game.position();
         let board = pos.board();
@@ -204,7 +262,7 @@ impl GameView {
                 .filter_map(|p| Some((board.square(p).to_string(), pos.piece_at(p)?.into())))
                 .collect(),
             players: ByColor::from_fn(|c| player_view(state.players.get(c))).into(),
-            you: token.and_then(|t| state.seat_of(t)),
+            you,
             thinking: state.computer_to_move().is_some(),
             draw_offer: state.draw_offer.map(Side::from),
             result: outcome.map(|o| ResultView {
@@ -213,6 +271,34 @@ impl GameView {
                 text: o.describe(),
             }),
             version: state.version,
+            rated: state.rated,
+            clock: state.clock.map(|c| {
+                let over = outcome.is_some();
+                // A finished game's clock stands where it stopped.
+                let at = if over { c.since } else { now };
+                ClockView {
+                    control: c.control.into(),
+                    text: c.control.to_string(),
+                    class: c.control.class(),
+                    left: ByColor::from_fn(|side| c.left_at(side, pos.turn(), at)).into(),
+                    running: (!over).then(|| pos.turn().into()),
+                    now,
+                    plies: state
+                        .times
+                        .iter()
+                        .map(|t| [t.at, t.left.unwrap_or(0)])
+                        .collect(),
+                }
+            }),
+            ratings: state
+                .ratings
+                .map(|r| ByColorView::from(r.map(RatingChangeView::from))),
+            rematch_offer: state.rematch_offer.map(Side::from),
+            next_game: state.next_game.as_ref().map(ToString::to_string),
+            takeback_offer: state.takeback_offer.map(Side::from),
+            abortable: outcome.is_none()
+                && state.opponent == Opponent::Friend
+                && game.plies().len() < 2,
         }
     }
 }

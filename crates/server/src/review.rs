@@ -14,7 +14,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::State;
 use morris_core::{Board, Game, Ply};
-use morris_engine::Score;
+use morris_engine::{Limits, Score};
 use serde::{Deserialize, Serialize};
 
 use crate::api::ClientAddr;
@@ -309,7 +309,7 @@ async fn score_position(
         }
     }
     let result = computer
-        .search(priority, game.clone(), (10, 1, 0), time)
+        .search(priority, game.clone(), (10, 1, 0), Limits::movetime(time))
         .await?;
     let line = if result.pv.is_empty() {
         result.best.into_iter().collect()

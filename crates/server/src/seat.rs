@@ -166,6 +166,28 @@ impl Serialize for Seat {
     }
 }
 
+/// Who asks for a change: the holder of a seat's token, or a player (by their session) whom
+/// the game seats.
+#[derive(Debug, Clone, Copy)]
+pub enum Holder<'a> {
+    /// A seat's token.
+    Token(&'a Token),
+    /// A player of the session.
+    Player(crate::accounts::PlayerId),
+}
+
+impl<'a> From<&'a Token> for Holder<'a> {
+    fn from(t: &'a Token) -> Holder<'a> {
+        Holder::Token(t)
+    }
+}
+
+impl From<crate::accounts::PlayerId> for Holder<'_> {
+    fn from(p: crate::accounts::PlayerId) -> Holder<'static> {
+        Holder::Player(p)
+    }
+}
+
 /// Whom the creator of a game plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,15 +6,17 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::accounts::PlayerId;
 use crate::app::{AppState, LiveGame};
 use crate::error::ApiError;
 use crate::request::{GameIdPath, HeaderToken};
 use crate::response::{GameView, Pong};
 use crate::seat::{Seat, Token};
+use crate::session::Visitor;
 
 /// The subprotocol the server speaks; a browser offers it with its token as a second one,
 /// `token.TOKEN`, the only header a page can set on a WebSocket.
@@ -31,31 +33,16 @@ fn socket_token(upgrade: &WebSocketUpgrade, headers: &HeaderMap) -> Option<Token
         .or(HeaderToken::of(headers).0)
 }
 
-/// Whether a request's `Origin`, if it has one, is the site it is sent to: a page of another
-/// site must not watch (or, with a stored token, act) through the visitor's browser.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        // Not a browser: nothing to guard against.
-        return true;
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://"))
-        .map(|(_, rest)| rest.trim_end_matches('/'));
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
 /// `GET /api/games/{id}/ws` (the token in a subprotocol or a header, so that `you` names the
 /// token's seat).
 pub async fn watch(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !same_origin(&headers) {
+    if !crate::session::same_origin(&headers) {
         return Err(ApiError::Forbidden(
             "this page may not open the game's WebSocket: it is from another site".into(),
         ));
@@ -64,6 +51,7 @@ pub async fn watch(
     let max = app.limits.max_ws_message;
     let send_timeout = app.limits.send_timeout;
     let token = socket_token(&upgrade, &headers);
+    let player = visitor.player();
     // The permit lives as long as the socket.
     let permit = app.sockets.clone().try_acquire_owned().map_err(|_| {
         ApiError::Unavailable("too many live connections: try again in a moment".into())
@@ -73,7 +61,7 @@ pub async fn watch(
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
-            serve_socket(socket, live, token, send_timeout).await;
+            serve_socket(socket, (app, live), (token, player), send_timeout).await;
             drop(permit);
         }))
 }
@@ -97,29 +85,74 @@ fn encode(view: &GameView, you: Option<Seat>) -> Option<Message> {
 
 async fn serve_socket(
     mut socket: WebSocket,
-    live: Arc<LiveGame>,
-    token: Option<Token>,
+    (app, live): (Arc<AppState>, Arc<LiveGame>),
+    (token, player): (Option<Token>, Option<PlayerId>),
     limit: Duration,
 ) {
     // Subscribe before reading the state, so that no change between the two is missed.
     let mut updates = live.subscribe();
     let state = live.snapshot().await;
-    let you = token.as_ref().and_then(|t| state.seat_of(t));
-    let mut shown = state.version;
-    let first = GameView::new(&state, token.as_ref());
+    let you = token
+        .as_ref()
+        .and_then(|t| state.seat_of(t))
+        .or_else(|| player.and_then(|p| state.seat_of(p)));
+    let mut events = live.subscribe_events();
+    let shown = state.version;
+    let first = GameView::new(&state, you, app.now_ms());
     let Some(message) = encode(&first, you) else {
         return;
     };
     if !send(&mut socket, message, limit).await {
         return;
     }
+    // In a game between people a player's socket is their presence, and every watcher
+    // hears who is there.
+    let between_people = state.opponent == crate::seat::Opponent::Friend;
+    let side = match you {
+        Some(Seat::One(c)) if between_people => Some(c),
+        _ => None,
+    };
+    if let Some(c) = side {
+        live.presence().connect(c);
+    }
+    if between_people {
+        let presence = live.presence().view(app.now_ms());
+        live.tell(&presence);
+    }
+    watch_loop(
+        &mut socket,
+        &app,
+        &live,
+        (&mut updates, &mut events),
+        (you, shown),
+        limit,
+    )
+    .await;
+    if let Some(c) = side {
+        live.presence().disconnect(c, app.now_ms());
+        let presence = live.presence().view(app.now_ms());
+        live.tell(&presence);
+    }
+}
+
+async fn watch_loop(
+    socket: &mut WebSocket,
+    app: &AppState,
+    live: &LiveGame,
+    (updates, events): (
+        &mut tokio::sync::broadcast::Receiver<Arc<GameView>>,
+        &mut tokio::sync::broadcast::Receiver<Arc<str>>,
+    ),
+    (you, mut shown): (Option<Seat>, u64),
+    limit: Duration,
+) {
     loop {
         tokio::select! {
             update = updates.recv() => {
                 let view = match update {
                     Ok(view) => view,
                     Err(RecvError::Lagged(_)) => {
-                        Arc::new(GameView::new(&live.snapshot().await, None))
+                        Arc::new(GameView::new(&live.snapshot().await, None, app.now_ms()))
                     }
                     Err(RecvError::Closed) => break,
                 };
@@ -128,8 +161,19 @@ async fn serve_socket(
                 }
                 shown = view.version;
                 let Some(message) = encode(&view, you) else { break };
-                if !send(&mut socket, message, limit).await {
+                if !send(socket, message, limit).await {
                     break;
+                }
+            }
+            event = events.recv() => {
+                match event {
+                    Ok(text) => {
+                        if !send(socket, Message::Text(text.as_ref().into()), limit).await {
+                            break;
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => break,
                 }
             }
             incoming = socket.recv() => {
@@ -138,7 +182,7 @@ async fn serve_socket(
                         if is_ping(&text) {
                             let pong = serde_json::to_string(&Pong { kind: "pong" })
                                 .unwrap_or_default();
-                            if !send(&mut socket, Message::Text(pong.into()), limit).await {
+                            if !send(socket, Message::Text(pong.into()), limit).await {
                                 break;
                             }
                         }
@@ -152,7 +196,7 @@ async fn serve_socket(
                             crate::error::log_safe(&e.to_string())
                         );
                         let frame = close_frame(e);
-                        send(&mut socket, Message::Close(Some(frame)), limit).await;
+                        send(socket, Message::Close(Some(frame)), limit).await;
                         break;
                     }
                 }
@@ -178,7 +222,7 @@ fn close_frame(e: axum::Error) -> CloseFrame {
     }
 }
 
-fn is_ping(text: &str) -> bool {
+pub(crate) fn is_ping(text: &str) -> bool {
     #[derive(serde::Deserialize)]
     struct Kind<'a> {
         #[serde(rename = "type", borrow)]
@@ -190,31 +234,6 @@ fn is_ping(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn origins_must_be_the_host() {
-        let headers = |pairs: &[(&'static str, &'static str)]| {
-            let mut h = HeaderMap::new();
-            for (k, v) in pairs {
-                h.insert(*k, v.parse().unwrap());
-            }
-            h
-        };
-        assert!(same_origin(&headers(&[("host", "127.0.0.1:8080")])));
-        assert!(same_origin(&headers(&[
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://127.0.0.1:8080")
-        ])));
-        assert!(!same_origin(&headers(&[
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://evil.example")
-        ])));
-        assert!(!same_origin(&headers(&[
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://127.0.0.1:8081")
-        ])));
-        assert!(!same_origin(&headers(&[("origin", "null")])));
-    }
 
     #[test]
     fn pings_are_recognised() {

@@ -6,118 +6,15 @@
 //! Without chromedriver the tests say so and pass, unless `CI=true`, where they fail.
 //! A screenshot of each game in its middle is kept in `target/screenshots/`.
 
+mod chrome;
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use chrome::{browser, chromedriver, screenshot, start_driver};
 use common::{Lcg, Server, strings};
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
-
-/// A chromedriver process on a free port.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn find_program(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
-/// The chromedriver to use; `None` (after saying why) when the test should be skipped.
-fn chromedriver() -> Option<PathBuf> {
-    match find_program("chromedriver") {
-        Some(path) => Some(path),
-        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("chromedriver is missing and CI=true: install chromium and chromium-driver")
-        }
-        None => {
-            eprintln!(
-                "SKIPPED: chromedriver not found; install chromium and chromium-driver to run \
-                 the browser tests"
-            );
-            None
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn start_driver(program: &Path) -> Driver {
-    let port = free_port();
-    let child = Command::new(program)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let driver = Driver {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    };
-    let status = format!("{}/status", driver.url);
-    let started = Instant::now();
-    loop {
-        if let Ok(r) = reqwest::get(&status).await {
-            if r.status().is_success() {
-                return driver;
-            }
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "chromedriver is ready"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// A new browser with an empty profile of its own.
-async fn browser(driver: &Driver, profile: &Path) -> Client {
-    let mut args = vec![
-        "--headless=new".to_owned(),
-        "--no-sandbox".into(),
-        "--disable-gpu".into(),
-        "--disable-quic".into(),
-        "--no-first-run".into(),
-        "--disable-background-networking".into(),
-        "--disable-component-update".into(),
-        "--disable-sync".into(),
-        "--window-size=1280,900".into(),
-        // The page follows the browser's languages: the tests read its English words.
-        "--lang=en-US".into(),
-    ];
-    args.push(format!("--user-data-dir={}", profile.display()));
-    let mut options = json!({ "args": args, "prefs": { "intl.accept_languages": "en-US,en" } });
-    if let Some(chromium) = find_program("chromium") {
-        options["binary"] = json!(chromium);
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert("goog:chromeOptions".into(), options);
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("a browser session")
-}
 
 async fn api_game(server: &Server, id: &str) -> Value {
     server.get(&format!("/api/games/{id}")).await.1
@@ -188,26 +85,6 @@ fn pick(game: &Value, rng: &mut Lcg) -> String {
         return removing[rng.below(removing.len())].clone();
     }
     legal[rng.below(legal.len())].clone()
-}
-
-async fn screenshot(client: &Client, name: &str) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    // Let the pieces land: wait for every animation that ends (not the endless pulses).
-    client
-        .execute(
-            "return Promise.all(document.getAnimations()
-                .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-                .map(a => a.finished.catch(() => null))).then(() => true);",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(dir.join(name), png).unwrap();
 }
 
 /// Starts a game from the new-game dialog of `/`; returns its id.

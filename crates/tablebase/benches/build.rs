@@ -1,7 +1,9 @@
-//! Building moving-phase sectors of Nine Men's Morris from scratch, on every core.
+//! Building sectors of Nine Men's Morris from scratch, on every core.
 //!
 //! `cargo bench -p morris-tablebase` — each sample builds into a fresh folder; the 3-3 sample
-//! checks the known figures, the larger one checks that every group was solved.
+//! checks the known figures, the larger ones check that every group was solved. The last one is
+//! the whole game in small: the placing-phase sector with two pieces in hand each and three on
+//! the board, and the 18 groups of both phases it needs (95 million positions).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use morris_core::Variant;
@@ -47,6 +49,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("sectors up to 5-4 and 4-5", |b| {
         // 3-3, 3-4+4-3, 3-5+5-3, 4-4, 4-5+5-4.
         b.iter(|| assert_eq!(build_all("54", &[Sector::moving(5, 4)]), 5))
+    });
+    group.bench_function("placing sector 3-3-2-2 and what it needs", |b| {
+        let target: Sector = "3-3-2-2".parse().expect("sector");
+        b.iter(|| assert_eq!(build_all("3322", &[target]), 19))
     });
     group.finish();
 }

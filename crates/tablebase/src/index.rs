@@ -479,10 +479,10 @@ impl SectorIndex {
         self.classes.reps.len()
     }
 
-    /// Calls `f(index, us, them)` for every index of class `c` in order, `us` and `them` the
-    /// position stored there, and `used` whether the index stands for a position.
+    /// Calls `f(index, us, them)` for every index of class `c` of the side to move's sets that
+    /// stands for a position, in order, `us` and `them` the position stored there.
     #[inline]
-    pub(crate) fn for_each_in_class(&self, c: usize, mut f: impl FnMut(u64, u32, u32, bool)) {
+    pub(crate) fn for_each_in_class(&self, c: usize, mut f: impl FnMut(u64, u32, u32)) {
         let rep = self.classes.reps[c];
         let trivial = self.classes.stab[c] == 1;
         let free = self.geometry.n - self.sector.us as usize;
@@ -490,8 +490,9 @@ impl SectorIndex {
         for (r, t) in sets(self.sector.them as usize, free).enumerate() {
             let i = base + r as u64;
             let them = expand(t, rep, self.geometry.n);
-            let used = trivial || self.index(rep, them) == i;
-            f(i, rep, them, used);
+            if trivial || self.index(rep, them) == i {
+                f(i, rep, them);
+            }
         }
     }
 
@@ -503,10 +504,10 @@ impl SectorIndex {
     /// Calls `f(us, them)` once for each class of positions whose other side's set falls in
     /// class `c` of those sets, with `them` that class's canonical member.
     ///
-    /// The positions of a sector with pieces in hand lead to positions where `them` is the
-    /// side to move, which the tables of those sectors store by the class of `them`: visited
-    /// this way, the successors of one call after another are read from one small part of
-    /// each table rather than from all over it.
+    /// Every ply leads to a position where `them` (or `them` less a removed piece) is the
+    /// side to move, which the tables store by the class of that set: visited this way, the
+    /// successors of one call after another are read from one small part of each table rather
+    /// than from all over it.
     pub(crate) fn for_each_by_them(&self, c: usize, mut f: impl FnMut(u32, u32)) {
         let g = self.geometry;
         let them = self.them_classes.reps[c];

@@ -24,12 +24,14 @@
 #![warn(missing_docs)]
 
 mod background;
+mod bits;
 mod build;
 mod engine_probe;
 mod error;
 pub mod file;
 mod forward;
 mod index;
+mod moving;
 mod placing;
 mod progress;
 mod sector;

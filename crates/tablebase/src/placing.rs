@@ -12,7 +12,9 @@
 //!
 //! [`Position`]: morris_core::Position
 
-use morris_core::{DoubleMill, FullBoard, MillRemoval, Point, Rules};
+use morris_core::Rules;
+
+use crate::bits::BoardBits;
 
 use crate::error::TbError;
 use crate::index::{AddOne, Prepared};
@@ -33,14 +35,7 @@ struct Next<'a> {
 
 /// The evaluator of one sector with pieces in hand.
 pub(crate) struct Placing<'a> {
-    all: u32,
-    adjacent: Vec<u32>,
-    /// The mills through each point.
-    mills_at: Vec<Vec<u32>>,
-    mills: Vec<u32>,
-    mill_removal: MillRemoval,
-    full_board_draws: bool,
-    fly_at: u8,
+    bits: BoardBits,
     /// After a placement that removes nothing, and after one that removes a piece.
     plain: Next<'a>,
     removal: Next<'a>,
@@ -72,16 +67,9 @@ impl<'a> Placing<'a> {
         sector: Sector,
         table: impl Fn(Sector) -> Option<&'a Table>,
     ) -> Result<Option<Placing<'a>>, TbError> {
-        let covered = !rules.place_or_move
-            && !rules.line_wins
-            && rules.double_mill == DoubleMill::One
-            && sector.us_hand > 0;
-        if !covered {
+        let Some(bits) = BoardBits::new(rules).filter(|_| sector.us_hand > 0) else {
             return Ok(None);
-        }
-        let board = rules.board();
-        let n = board.len();
-        let point = |i: usize| Point::new(i as u8).unwrap_or(Point::ALL[0]);
+        };
         let next = |pieces: u8| -> Result<Next<'a>, TbError> {
             let sector = Sector {
                 us: pieces,
@@ -111,15 +99,7 @@ impl<'a> Placing<'a> {
             plain
         };
         Ok(Some(Placing {
-            all: board.all().0,
-            adjacent: (0..n).map(|i| board.adjacent(point(i)).0).collect(),
-            mills_at: (0..n)
-                .map(|i| board.mills_at(point(i)).iter().map(|m| m.0).collect())
-                .collect(),
-            mills: board.mills().iter().map(|m| m.0).collect(),
-            mill_removal: rules.mill_removal,
-            full_board_draws: rules.full_board == FullBoard::Draw,
-            fly_at: rules.fly_at,
+            bits,
             plain,
             removal,
             us_left: usize::from(sector.us) + usize::from(sector.us_hand),
@@ -129,7 +109,7 @@ impl<'a> Placing<'a> {
     /// What the positions with `them` for the other side share.
     pub fn them(&self, them: u32) -> Them {
         let prepare = |next: &Next<'_>, set: u32| next.table.map(|t| t.index().prepare(set));
-        let mut removal = vec![None; self.adjacent.len()];
+        let mut removal = vec![None; self.bits.points()];
         let mut rest = them;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
@@ -150,25 +130,6 @@ impl<'a> Placing<'a> {
         }
     }
 
-    fn in_mills(&self, set: u32) -> u32 {
-        self.mills
-            .iter()
-            .filter(|&&m| set & m == m)
-            .fold(0, |acc, &m| acc | m)
-    }
-
-    /// The pieces that a mill may remove from `victim`.
-    fn removable(&self, victim: u32) -> u32 {
-        match self.mill_removal {
-            MillRemoval::Always => victim,
-            MillRemoval::UnlessAllInMills => {
-                let free = victim & !self.in_mills(victim);
-                if free != 0 { free } else { victim }
-            }
-            MillRemoval::Never => victim & !self.in_mills(victim),
-        }
-    }
-
     /// The value of the position with `us` to move and `ctx`'s set for the other side.
     ///
     /// # Errors
@@ -184,23 +145,23 @@ impl<'a> Placing<'a> {
         if them_left < 3 {
             return Ok(Value::Win(0));
         }
-        let mut empty = self.all & !(us | them);
+        let mut empty = self.bits.all & !(us | them);
         if empty == 0 {
             // Pieces in hand and no point to place them: drawn or blocked.
-            return Ok(if self.full_board_draws {
+            return Ok(if self.bits.full_board_draws {
                 Value::Draw
             } else {
                 Value::Loss(0)
             });
         }
-        let removable = self.removable(them);
+        let removable = self.bits.removable(them);
         let ranks = ctx.plain_base.map(|base| (base, AddOne::new(us, them)));
         let mut best = Value::Loss(0);
         while empty != 0 {
             let p = empty.trailing_zeros() as usize;
             empty &= empty - 1;
             let placed = us | (1 << p);
-            let closes = self.mills_at[p].iter().any(|&m| m & !placed == 0);
+            let closes = self.bits.closes(p, placed);
             if closes && removable != 0 {
                 let mut rs = removable;
                 while rs != 0 {
@@ -238,35 +199,17 @@ impl<'a> Placing<'a> {
         if usize::from(next.pieces) + usize::from(next.hand) < 3 {
             return Ok(Value::Loss(0));
         }
-        let empty = self.all & !(mover | other);
-        if self.full_board_draws && empty == 0 {
+        let empty = self.bits.all & !(mover | other);
+        if self.bits.full_board_draws && empty == 0 {
             return Ok(Value::Draw);
         }
-        if empty == 0 || (next.hand == 0 && self.blocked(next, mover, empty)) {
+        let left = usize::from(next.pieces);
+        if empty == 0 || (next.hand == 0 && self.bits.blocked(mover, left, empty)) {
             return Ok(Value::Loss(0));
         }
         let (Some(table), Some(prepared)) = (next.table, prepared) else {
             return Err(TbError::Missing(next.sector));
         };
         table.value_at(index.unwrap_or_else(|| table.index().index_with(&prepared, other)))
-    }
-
-    /// Whether a side with no piece in hand and `mover` on the board has no step to make.
-    fn blocked(&self, next: &Next<'_>, mover: u32, empty: u32) -> bool {
-        let flies = self.fly_at != 0 && next.pieces == self.fly_at;
-        if flies {
-            // Flying needs only a piece and an empty point (and, under some rules, an empty
-            // hand, which it is).
-            return mover == 0;
-        }
-        let mut rest = mover;
-        while rest != 0 {
-            let x = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if self.adjacent[x] & empty != 0 {
-                return false;
-            }
-        }
-        true
     }
 }

@@ -20,6 +20,7 @@ use crate::error::TbError;
 use crate::file::SectorStats;
 use crate::forward::{make_position, split, terminal_value, value_from_children};
 use crate::index::SectorIndex;
+use crate::moving::{Exits, Moving};
 use crate::placing::Placing;
 use crate::sector::Sector;
 use crate::tables::Table;
@@ -73,14 +74,25 @@ struct Slot {
 }
 
 /// The state of a position of a moving-phase sector while its group is solved.
-#[derive(Default)]
 struct Cell {
-    /// The value byte (`DRAW` until decided).
+    /// The value byte (`DRAW` until decided, `NOT_A_POSITION` for an index that stands for
+    /// no position).
     value: AtomicU8,
     /// The successors inside the group not yet known to be won for the opponent.
     counter: AtomicU8,
     /// `FIXED`, `CANNOT_LOSE`, or the longest loss through successors outside the group.
     aux: AtomicU8,
+}
+
+impl Cell {
+    /// The state of an index before its position is set up: no position, fixed.
+    fn unused() -> Cell {
+        Cell {
+            value: AtomicU8::new(NOT_A_POSITION),
+            counter: AtomicU8::new(0),
+            aux: AtomicU8::new(FIXED),
+        }
+    }
 }
 
 /// The solver of a group of sectors, given the tables of the sectors it depends on.
@@ -128,7 +140,7 @@ impl GroupSolver<'_> {
                 let index = SectorIndex::new(self.rules.board, s);
                 let n = index.len() as usize;
                 let (cells, values) = if s.is_moving() {
-                    ((0..n).map(|_| Cell::default()).collect(), Vec::new())
+                    ((0..n).map(|_| Cell::unused()).collect(), Vec::new())
                 } else {
                     (
                         Vec::new(),
@@ -247,37 +259,63 @@ impl GroupSolver<'_> {
         let pending: Mutex<Vec<Vec<u32>>> = Mutex::new(Vec::new());
         let bar = Step::new(self.progress, total, format!("{names} initialise"));
         for (k, slot) in slots.iter().enumerate() {
-            let combos = slot.index.len() / slot.index.classes().max(1) as u64;
+            let sector = self.group[k];
+            // A ply without removal leads to the partner sector, where the side to move is
+            // `them`.
+            let partner = Sector::moving(sector.them, sector.us);
+            let pk = self
+                .group
+                .iter()
+                .position(|&s| s == partner)
+                .ok_or_else(|| {
+                    TbError::Unsupported(format!("sector {sector} is solved without {partner}"))
+                })?;
+            let moving = Moving::new(&self.rules, sector, |s| {
+                self.lower
+                    .iter()
+                    .find_map(|(t, table)| (*t == s).then_some(&**table))
+            })?;
+            let per_class = slot.index.len() / slot.index.classes().max(1) as u64;
             (0..slot.index.classes())
                 .into_par_iter()
                 .with_min_len(16)
-                .try_for_each_init(Vec::new, |found: &mut Vec<(u16, u32)>, c| {
-                    bar.inc(combos);
-                    let mut result = Ok(());
-                    slot.index.for_each_in_class(c, |i, us, them, used| {
-                        if result.is_err() {
-                            return;
-                        }
-                        match self.init(slots, k, i, us, them, used) {
-                            Ok(Some(d)) => found.push((d, pack(k, i))),
-                            Ok(None) => {}
-                            Err(e) => result = Err(e),
-                        }
-                    });
-                    // Hand the class's decisions over at once, so that no large buffer
-                    // builds up beside the queues.
-                    if !found.is_empty() {
-                        let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
-                        for (d, e) in found.drain(..) {
-                            let d = usize::from(d);
-                            if p.len() <= d {
-                                p.resize(d + 1, Vec::new());
+                .try_for_each_init(
+                    || (Vec::new(), Exits::default()),
+                    |(found, exits): &mut (Vec<(u16, u32)>, Exits), c| {
+                        let mut result = Ok(());
+                        slot.index.for_each_in_class(c, |i, us, them| {
+                            if result.is_err() {
+                                return;
                             }
-                            p[d].push(e);
+                            let start = match &moving {
+                                Some(m) => {
+                                    let ctx = m.them(them, &slots[pk].index);
+                                    m.exits(&ctx, us, &slots[pk].index, pk as u8, exits)
+                                }
+                                None => self.exits(slots, k, pk, us, them, exits),
+                            };
+                            match start.and_then(|s| self.settle(slot, sector, i, s, exits)) {
+                                Ok(Some(d)) => found.push((d, pack(k, i))),
+                                Ok(None) => {}
+                                Err(e) => result = Err(e),
+                            }
+                        });
+                        bar.inc(per_class);
+                        // Hand the class's decisions over at once, so that no large buffer
+                        // builds up beside the queues.
+                        if !found.is_empty() {
+                            let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+                            for (d, e) in found.drain(..) {
+                                let d = usize::from(d);
+                                if p.len() <= d {
+                                    p.resize(d + 1, Vec::new());
+                                }
+                                p[d].push(e);
+                            }
                         }
-                    }
-                    result
-                })?;
+                        result
+                    },
+                )?;
         }
         drop(bar);
         let bar = Step::new(self.progress, total, format!("{names} layers"));
@@ -342,108 +380,92 @@ impl GroupSolver<'_> {
         Ok(())
     }
 
-    /// Sets up one position; returns the distance at which it is decided by what is known at
-    /// the start, if any.
-    fn init(
+    /// The successors of the position with `us` to move and `them` in slot `k` by the core's
+    /// move generation (`pk` the slot of the partner sector), or its value if the game is over
+    /// there or the position cannot occur (`Win(0)`, stored as no position).
+    fn exits(
         &self,
         slots: &[Slot],
         k: usize,
-        i: u64,
+        pk: usize,
         us: u32,
         them: u32,
-        used: bool,
-    ) -> Result<Option<u16>, TbError> {
-        let slot = &slots[k];
-        let i_us = i as usize;
-        let sector = self.group[k];
-        let fixed = |byte: u8| {
-            slot.cells[i_us].value.store(byte, Relaxed);
-            slot.cells[i_us].aux.store(FIXED, Relaxed);
-            Ok(None)
-        };
-        if !used {
-            return fixed(NOT_A_POSITION);
-        }
-        let Some(pos) = make_position(&self.rules, sector, us, them) else {
-            return fixed(NOT_A_POSITION);
+        exits: &mut Exits,
+    ) -> Result<Option<Value>, TbError> {
+        let Some(pos) = make_position(&self.rules, self.group[k], us, them) else {
+            return Ok(Some(Value::Win(0)));
         };
         if let Some(v) = terminal_value(&pos) {
-            return fixed(encode(v, sector)?);
+            return Ok(Some(v));
         }
-        // The successors inside the group: counted, or listed by index where two of them may
-        // share one.
-        let mut counted = 0usize;
-        let mut inside = Vec::new();
-        let mut best_win: Option<u16> = None;
-        let mut longest_loss: u16 = 0;
-        let mut draw_exit = false;
+        exits.clear();
         let mut plies = PlyList::new();
         pos.legal_plies_into(&mut plies);
-        // A ply without removal leads to the partner sector, where the side to move is `them`
-        // in every child. Two such children share an index only when a symmetry other than the
-        // identity maps one to the other, and so fixes `them`: without such a symmetry they are
-        // simply counted.
-        let partner = Sector::moving(sector.them, sector.us);
-        let pk = self
-            .group
-            .iter()
-            .position(|&s| s == partner)
-            .ok_or_else(|| {
-                TbError::Unsupported(format!("sector {sector} is solved without {partner}"))
-            })?;
+        // In every child without removal the side to move is `them`. Two such children share
+        // an index only when a symmetry other than the identity maps one to the other, and so
+        // fixes `them`: without such a symmetry they are simply counted.
         let prepared = slots[pk].index.prepare(them);
         let mover = pos.turn();
         for &ply in &plies {
             let c = pos.after_unchecked(ply);
-            let known = if ply.is_removal() {
+            if ply.is_removal() {
                 match self.classify(slots, &c)? {
-                    Child::Known(v) => v,
-                    Child::Inside(s, j) => {
-                        inside.push((s, j));
-                        continue;
-                    }
+                    Child::Known(v) => exits.known(v),
+                    Child::Inside(s, j) => exits.inside.push((s, j)),
                 }
             } else if let Some(v) = terminal_value(&c) {
-                v
+                exits.known(v);
+            } else if prepared.is_asymmetric() {
+                exits.counted += 1;
             } else {
-                if prepared.is_asymmetric() {
-                    counted += 1;
-                } else {
-                    let j = slots[pk].index.index_with(&prepared, c.pieces(mover).0);
-                    inside.push((pk as u8, j));
-                }
-                continue;
-            };
-            match known {
-                Value::Loss(e) => best_win = Some(best_win.map_or(e + 1, |b| b.min(e + 1))),
-                Value::Win(e) => longest_loss = longest_loss.max(e + 1),
-                Value::Draw => draw_exit = true,
+                let j = slots[pk].index.index_with(&prepared, c.pieces(mover).0);
+                exits.inside.push((pk as u8, j));
             }
         }
-        inside.sort_unstable();
-        inside.dedup();
-        let successors = counted + inside.len();
+        Ok(None)
+    }
+
+    /// Sets up position `i` of `slot` from what its successors tell (`start` its value if the
+    /// game is over there); returns the distance at which it is decided by what is known at
+    /// the start, if any.
+    fn settle(
+        &self,
+        slot: &Slot,
+        sector: Sector,
+        i: u64,
+        start: Option<Value>,
+        exits: &mut Exits,
+    ) -> Result<Option<u16>, TbError> {
+        let cell = &slot.cells[i as usize];
+        if let Some(v) = start {
+            cell.value.store(encode(v, sector)?, Relaxed);
+            cell.aux.store(FIXED, Relaxed);
+            return Ok(None);
+        }
+        exits.inside.sort_unstable();
+        exits.inside.dedup();
+        let successors = exits.counted + exits.inside.len();
         if successors > 250 {
             return Err(TbError::Unsupported(format!(
                 "sector {sector}: more successors than a counter holds"
             )));
         }
-        slot.cells[i_us].counter.store(successors as u8, Relaxed);
+        cell.value.store(DRAW, Relaxed);
+        cell.counter.store(successors as u8, Relaxed);
         // `aux` keeps the distance of the longest loss through known successors (the longest
         // known win of the opponent plus one, at most MAX_DISTANCE), or says that a known draw
-        // is available.
-        // A position with a known lost or drawn successor never loses.
-        let aux = if draw_exit || best_win.is_some() {
+        // is available. A position with a known lost or drawn successor never loses.
+        let aux = if exits.draw_exit || exits.best_win.is_some() {
             CANNOT_LOSE
         } else {
-            longest_loss.min(MAX_DISTANCE) as u8
+            exits.longest_loss.min(MAX_DISTANCE) as u8
         };
-        slot.cells[i_us].aux.store(aux, Relaxed);
-        if let Some(w) = best_win {
+        cell.aux.store(aux, Relaxed);
+        if let Some(w) = exits.best_win {
             return Ok(Some(w.min(MAX_DISTANCE + 1)));
         }
-        if successors == 0 && !draw_exit {
-            return Ok(Some(longest_loss.min(MAX_DISTANCE + 1)));
+        if successors == 0 && !exits.draw_exit {
+            return Ok(Some(exits.longest_loss.min(MAX_DISTANCE + 1)));
         }
         Ok(None)
     }

@@ -36,6 +36,9 @@ pub struct LoadConfig {
     /// A server to test (loopback only); `None` starts one in this process on a temporary
     /// database.
     pub target: Option<SocketAddr>,
+    /// Play the site instead of friend games: signed-in players paired by the lobby's quick
+    /// pairing play rated games at this time control (such as `10+5`).
+    pub site: Option<String>,
 }
 
 /// What was measured.
@@ -137,17 +140,18 @@ struct Created {
     game: Seen,
 }
 
-struct Totals {
-    games: AtomicU64,
-    finished: AtomicU64,
-    plies: AtomicU64,
+/// The counts of a run, shared by its players.
+pub(super) struct Totals {
+    pub(super) games: AtomicU64,
+    pub(super) finished: AtomicU64,
+    pub(super) plies: AtomicU64,
     errors: AtomicU64,
     samples: Mutex<Vec<String>>,
-    trips: Mutex<Vec<u64>>,
+    pub(super) trips: Mutex<Vec<u64>>,
 }
 
 impl Totals {
-    async fn error(&self, e: String) {
+    pub(super) async fn error(&self, e: String) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         let mut samples = self.samples.lock().await;
         if samples.len() < 5 {
@@ -174,8 +178,8 @@ pub async fn run(
         }
     };
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .pool_max_idle_per_host(config.games)
+        .timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(2 * config.games)
         .build()
         .map_err(|e| LoadError::Start(e.to_string()))?;
     let totals = Arc::new(Totals {
@@ -186,16 +190,45 @@ pub async fn run(
         samples: Mutex::new(Vec::new()),
         trips: Mutex::new(Vec::new()),
     });
-    let started = Instant::now();
-    let deadline = started + config.duration;
+    let base = format!("http://{addr}");
     let mut slots = Vec::with_capacity(config.games);
+    let started;
+    if let Some(clock) = &config.site {
+        let players = sign_up_players(&base, &client, 2 * config.games, &totals).await;
+        started = Instant::now();
+        let deadline = started + config.duration;
+        for (i, session) in players.into_iter().enumerate() {
+            let player = super::site::Player::new(
+                base.clone(),
+                client.clone(),
+                session,
+                totals.clone(),
+                config,
+                clock.clone(),
+                0x9e37_79b9_7f4a_7c15 ^ (i as u64 + 1).wrapping_mul(0xbf58_476d_1ce4_e5b9),
+            );
+            let delay = config
+                .think
+                .mul_f64(i as f64 / (2 * config.games).max(1) as f64);
+            slots.push(tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                player.run(deadline).await;
+            }));
+        }
+    } else {
+        started = Instant::now();
+    }
+    let deadline = started + config.duration;
     for slot in 0..config.games {
+        if config.site.is_some() {
+            break;
+        }
         // Spread the starts over one thinking time.
         let delay = config
             .think
             .mul_f64(slot as f64 / config.games.max(1) as f64);
         let slot = Slot {
-            base: format!("http://{addr}"),
+            base: base.clone(),
             client: client.clone(),
             totals: totals.clone(),
             think: config.think,
@@ -235,6 +268,38 @@ pub async fn run(
     })
 }
 
+/// Signs up `n` players, a few at once (the password hash is slow by design); those that
+/// fail are counted as errors and left out.
+async fn sign_up_players(
+    base: &str,
+    client: &reqwest::Client,
+    n: usize,
+    totals: &Arc<Totals>,
+) -> Vec<(String, String)> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() % 100_000_000);
+    let gate = Arc::new(tokio::sync::Semaphore::new(8));
+    let mut tasks = Vec::with_capacity(n);
+    for i in 0..n {
+        let (base, client, gate) = (base.to_owned(), client.clone(), gate.clone());
+        let name = format!("l{stamp}n{i}");
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await.map_err(|e| e.to_string())?;
+            super::site::sign_up(&base, &client, &name).await
+        }));
+    }
+    let mut players = Vec::with_capacity(n);
+    for task in tasks {
+        match task.await {
+            Ok(Ok(session)) => players.push(session),
+            Ok(Err(e)) => totals.error(e).await,
+            Err(e) => totals.error(e.to_string()).await,
+        }
+    }
+    players
+}
+
 type LocalServer = (tokio::sync::oneshot::Sender<()>, PathBuf);
 
 async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadError> {
@@ -244,9 +309,18 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
     let dir = std::env::temp_dir().join(format!("morris-load-{}-{stamp}", std::process::id()));
     let mut config = Config::new(([127, 0, 0, 1], 0).into(), dir.join("load.db"));
     // Two sockets a game, and a slot's next game may open before the last one's close.
+    // Every player of the site keeps two sockets (the lobby's and the game's) and a
+    // connection for its requests, all from this one address.
+    let connections = morris_server::ConnectionLimits {
+        max: Limits::default().connections.max.max(8 * games + 64),
+        per_addr: Limits::default().connections.per_addr.max(8 * games + 64),
+        ..Limits::default().connections
+    };
     config.limits = Limits {
         games_per_minute: 0,
-        max_sockets: Limits::default().max_sockets.max(4 * games),
+        sign_ins_per_minute: 0,
+        max_sockets: Limits::default().max_sockets.max(6 * games),
+        connections,
         ..Limits::default()
     };
     let app = morris_server::open(&config)
@@ -425,6 +499,7 @@ mod tests {
             duration: Duration::from_secs(60),
             think: Duration::from_millis(5),
             target: None,
+            site: None,
         };
         let report = run(&config, |_, _| {}).await.unwrap();
         assert_eq!(report.errors, 0, "{report}");
@@ -433,6 +508,28 @@ mod tests {
         assert!(report.games >= 8);
         assert!(report.percentile(99.0) > 0.0);
         assert!(report.to_string().contains("errors 0"));
+    }
+
+    /// The site's load test at a small scale: players sign up, meet by quick pairing and
+    /// play clocked, rated games without error.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_site_load_test_pairs_signed_in_players_and_plays_without_error() {
+        let config = LoadConfig {
+            games: 4,
+            plies: 6,
+            duration: Duration::from_secs(60),
+            think: Duration::from_millis(5),
+            target: None,
+            site: Some("10+5".into()),
+        };
+        let report = run(&config, |_, _| {}).await.unwrap();
+        assert_eq!(report.errors, 0, "{report}");
+        assert_eq!(
+            report.plies,
+            8 * 6,
+            "every player plays its plies: {report}"
+        );
+        assert!(report.games >= 4, "{report}");
     }
 
     #[test]
@@ -464,6 +561,7 @@ mod tests {
             duration: Duration::from_secs(1),
             think: Duration::from_millis(10),
             target: Some("192.0.2.1:8080".parse().unwrap()),
+            site: None,
         };
         let e = rt.block_on(run(&config, |_, _| {})).unwrap_err();
         assert!(matches!(e, LoadError::NotLoopback(_)));

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, reason = "each test file uses a part of the helpers")]
 
+pub mod visitor;
+
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};

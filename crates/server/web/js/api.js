@@ -8,10 +8,17 @@ export class ApiError extends Error {
   }
 }
 
+/** The session's CSRF token, sent with every request that changes something. */
+let csrf = '';
+export function setCsrf(token) {
+  csrf = token || '';
+}
+
 async function request(method, path, body, token) {
-  const init = { method, headers: { Accept: 'application/json' } };
+  const init = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
   // A seat's token goes in a header, never in a URL (logs and histories keep URLs).
   if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (method !== 'GET' && csrf) init.headers['X-Morris-CSRF'] = csrf;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -55,6 +62,27 @@ export const api = {
   importList: (record, variant) => request('POST', '/api/import', { record, variant }),
   review: (id, body = {}) => request('POST', `${game(id)}/review`, body),
   checkPosition: (variant, position) => request('POST', '/api/positions/check', { variant, position }),
+  takebackRequest: (id, token, action) => request('POST', `${game(id)}/takeback`, { token, action }),
+  abort: (id, token) => request('POST', `${game(id)}/abort`, { token }),
+  claim: (id, token, result) => request('POST', `${game(id)}/claim`, { token, result }),
+  rematch: (id, token, action) => request('POST', `${game(id)}/rematch`, { token, action }),
+  chat: (id) => request('GET', `${game(id)}/chat`),
+  say: (id, token, text) => request('POST', `${game(id)}/chat`, { token, text }),
+  session: () => request('GET', '/api/session'),
+  signUp: (name, password) => request('POST', '/api/session/signup', { name, password }),
+  signIn: (name, password) => request('POST', '/api/session/signin', { name, password }),
+  signOut: () => request('POST', '/api/session/signout', {}),
+  password: (old, next) => request('POST', '/api/session/password', { old, new: next }),
+  myGames: (query = '') => request('GET', `/api/session/games${query}`),
+  player: (name) => request('GET', `/api/players/${encodeURIComponent(name)}`),
+  playerGames: (name, query = '') => request('GET', `/api/players/${encodeURIComponent(name)}/games${query}`),
+  playing: () => request('GET', '/api/playing'),
+  lobby: () => request('GET', '/api/lobby'),
+  challenge: (terms) => request('POST', '/api/lobby/challenges', terms),
+  accept: (id) => request('POST', `/api/lobby/challenges/${id}/accept`, {}),
+  withdraw: (id) => request('DELETE', `/api/lobby/challenges/${id}`),
+  quick: (clock, rated) => request('POST', '/api/lobby/quick', { clock, rated }),
+  cancelQuick: () => request('DELETE', '/api/lobby/quick'),
 };
 
 // Seat tokens, one per game, in local storage (the address bar never keeps them).
@@ -89,8 +117,8 @@ export const tokens = {
  * 2 s while it is down. `onGame` gets every GAME object; `onState` gets "live" or "offline".
  */
 export class Live {
-  constructor(id, token, onGame, onState) {
-    Object.assign(this, { id, token, onGame, onState });
+  constructor(id, token, onGame, onState, onEvent = () => {}) {
+    Object.assign(this, { id, token, onGame, onState, onEvent });
     this.delay = 500;
     this.stopped = false;
     this.ws = null;
@@ -128,6 +156,7 @@ export class Live {
         return;
       }
       if (msg && msg.id === this.id && typeof msg.version === 'number') this.onGame(msg);
+      else if (msg && typeof msg.type === 'string') this.onEvent(msg);
     };
     ws.onclose = () => {
       if (this.ws === ws) this.dropped();

@@ -14,6 +14,7 @@ import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offer
 import { renderEnd, decidingPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
 import { registerWorker } from './install.js';
 import { untilReached } from './shell.js';
+import { initSite, siteRoute, gameChanged, gameEvent, drawClocks, retranslateSite } from './site.js';
 import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -57,7 +58,8 @@ function canMove() {
   );
 }
 
-const hasSeat = () => Boolean(state.token && state.you);
+// A seat is held by its token or, in a game of the lobby, by the session's player.
+const hasSeat = () => Boolean(state.you);
 
 /** What a ply, hint or analysis depends on: the position and the plies that led to it. */
 const positionKey = (g) => (g ? `${g.position}|${g.moves.length}|${g.status}` : '');
@@ -83,8 +85,9 @@ function resultWords(result) {
     winner: result.winner ? cap(result.winner) : '',
     loser: result.winner ? cap(other(result.winner)) : '',
   };
-  const known = ['fewer_than_three', 'blocked', 'line', 'repetition', 'n_move_rule', 'full_board', 'resignation', 'agreement'];
-  let text = known.includes(result.reason) ? t(`result.${result.reason}`, params) : t('result.other');
+  const known = ['fewer_than_three', 'blocked', 'line', 'repetition', 'n_move_rule', 'full_board', 'resignation', 'agreement', 'timeout', 'abandonment', 'aborted'];
+  const reason = result.reason === 'abandonment' && !result.winner ? 'abandonment_draw' : result.reason;
+  let text = known.includes(result.reason) ? t(`result.${reason}`, params) : t('result.other');
   if (result.winner) text += ` ${t('result.wins', { color: cap(result.winner) })}`;
   return text;
 }
@@ -120,6 +123,7 @@ function render() {
     newGame: () => dialogs.openNewGame(v.name),
   });
   renderReviewLink(g);
+  drawClocks();
   document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
 }
 
@@ -365,6 +369,7 @@ function apply(game) {
   if (state.review !== null && state.review > game.moves.length) state.review = null;
   if (state.analysisOn) fetchAnalysis();
   render();
+  gameChanged(game, state.you, state.token);
 }
 
 async function openGame(id, initial = null) {
@@ -383,7 +388,7 @@ async function openGame(id, initial = null) {
     return;
   }
   if (state.token && state.you) tokens.setLast(id);
-  state.live = new Live(id, state.token, apply, setConnection);
+  state.live = new Live(id, state.token, apply, setConnection, gameEvent);
 }
 
 function setConnection(s) {
@@ -395,6 +400,10 @@ function setConnection(s) {
 
 /** The route: `/g/{id}[?t=TOKEN]` opens a game; anything else shows the new-game dialog. */
 async function route() {
+  if (await siteRoute(location.pathname)) {
+    state.live?.stop();
+    return;
+  }
   const m = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
   if (!m) {
     state.live?.stop();
@@ -741,6 +750,7 @@ function retranslate() {
   dialogs.setVariants([...state.variants.values()]);
   if (state.live) setConnection($('conn').dataset.state);
   render();
+  retranslateSite();
 }
 
 async function main() {
@@ -752,6 +762,7 @@ async function main() {
   }
   translatePage(document);
   wireLanguage();
+  await initSite({ showError: (text) => showError(text), describe: (err) => errorText(err) });
   board = new Board($('board'), boardHandlers);
   applySettings();
   wireSettings();

@@ -91,7 +91,9 @@ export function renderEnd(game, variant, you, words, on) {
   $('end-mark').hidden = !decided;
   const rematch = $('end-rematch');
   rematch.textContent = t('end.rematch');
-  rematch.hidden = !you;
+  // Between two people a rematch is a request the opponent answers, offered beside the
+  // clocks; this one starts a new game at once.
+  rematch.hidden = !you || game.opponent === 'friend';
   rematch.onclick = on.rematch;
   const review = $('end-review');
   review.textContent = t('end.review');

@@ -19,74 +19,24 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use morris_core::{ByColor, Color, Game, Outcome, Position, Reason, Variant};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use crate::game_state::GameState;
-use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
+mod accounts;
+mod games;
+mod ratings;
+mod schema;
 
-/// The schema version written to `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 2;
+pub use accounts::{AccountResult, PlayerRow};
+pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
+pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
+use schema::{MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION, TABLES};
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
 
 /// The most requests waiting for the writer.
 const MAX_QUEUED: usize = 8 * MAX_BATCH;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id               TEXT PRIMARY KEY,
-    variant          TEXT NOT NULL,
-    start            TEXT NOT NULL,
-    ply_count        INTEGER NOT NULL,
-    opponent         TEXT NOT NULL,
-    white_level      INTEGER,
-    white_name       TEXT,
-    white_token      BLOB,
-    black_level      INTEGER,
-    black_name       TEXT,
-    black_token      BLOB,
-    ended            TEXT,
-    draw_offer       TEXT,
-    version          INTEGER NOT NULL,
-    over             INTEGER NOT NULL,
-    computer_to_move INTEGER NOT NULL,
-    created          INTEGER NOT NULL,
-    updated          INTEGER NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
-CREATE TABLE IF NOT EXISTS plies (
-    game TEXT NOT NULL,
-    n    INTEGER NOT NULL,
-    ply  TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-) STRICT, WITHOUT ROWID;
-";
-
-/// From schema 1, where each game's plies were one text rewritten on every change, to one row
-/// per ply.
-const MIGRATE_FROM_1: &str = "
-ALTER TABLE games ADD COLUMN ply_count INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE plies (
-    game TEXT NOT NULL,
-    n    INTEGER NOT NULL,
-    ply  TEXT NOT NULL,
-    PRIMARY KEY (game, n)
-) STRICT, WITHOUT ROWID;
-WITH RECURSIVE split(game, n, ply, rest) AS (
-    SELECT id, -1, '', CASE WHEN trim(moves) = '' THEN '' ELSE trim(moves) || ' ' END
-    FROM games
-    UNION ALL
-    SELECT game, n + 1, substr(rest, 1, instr(rest, ' ') - 1),
-           ltrim(substr(rest, instr(rest, ' ') + 1))
-    FROM split WHERE rest <> ''
-)
-INSERT INTO plies (game, n, ply) SELECT game, n, ply FROM split WHERE n >= 0;
-UPDATE games SET ply_count = (SELECT count(*) FROM plies WHERE plies.game = games.id);
-ALTER TABLE games DROP COLUMN moves;
-";
 
 /// A failure of the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,16 +92,17 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-enum Job {
-    Insert(Box<GameState>, oneshot::Sender<Result<(), StoreError>>),
-    Update(Box<GameState>, oneshot::Sender<Result<(), StoreError>>),
-    Load(
-        GameId,
-        oneshot::Sender<Result<Option<GameState>, StoreError>>,
-    ),
-    Waiting(oneshot::Sender<Result<Vec<GameId>, StoreError>>),
-    Count(oneshot::Sender<Result<u64, StoreError>>),
-}
+/// The outcome of a job, sent once the transaction that ran it has committed (with the damage
+/// to the file found, if a job's failure made the writer look), or failed.
+type Finish = Box<dyn FnOnce(Result<Option<&str>, &StoreError>) + Send>;
+
+/// A job for the writer: given the open transaction (or the error that kept it from
+/// opening), it does its work and returns what to send after the commit, and whether SQLite
+/// failed in it.
+struct Job(Box<Work>);
+
+/// The work of a job: see [`Job`].
+type Work = dyn FnOnce(Result<&rusqlite::Transaction<'_>, &StoreError>) -> (Finish, bool) + Send;
 
 /// The handle of the store; cheap to share (`Arc` it).
 #[derive(Debug)]
@@ -194,53 +145,40 @@ impl Store {
         Ok(Store { jobs })
     }
 
-    async fn ask<T>(
-        &self,
-        job: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Job,
-    ) -> Result<T, StoreError> {
-        let (tx, rx) = oneshot::channel();
-        self.jobs.try_send(job(tx)).map_err(|e| match e {
-            mpsc::TrySendError::Full(_) => StoreError::Busy,
-            mpsc::TrySendError::Disconnected(_) => StoreError::Closed,
-        })?;
-        rx.await.map_err(|_| StoreError::Closed)?
-    }
-
-    /// Adds a new game. Returns after the commit.
-    ///
-    /// # Errors
-    ///
-    /// When SQLite fails (an id taken twice included).
-    pub async fn insert(&self, game: &GameState) -> Result<(), StoreError> {
-        self.ask(|tx| Job::Insert(Box::new(game.clone()), tx)).await
-    }
-
-    /// Writes a changed game whose version is one more than the stored one. Returns after the
+    /// Runs `work` in the writer's next transaction, inside a savepoint of its own (so that a
+    /// job that fails half-way leaves nothing behind), and returns its result after the
     /// commit.
     ///
     /// # Errors
     ///
-    /// [`StoreError::Stale`] when the stored version is not the one before; SQLite's failures.
-    pub async fn update(&self, game: &GameState) -> Result<(), StoreError> {
-        self.ask(|tx| Job::Update(Box::new(game.clone()), tx)).await
-    }
-
-    /// Reads a game, replaying its plies through the rules.
-    ///
-    /// # Errors
-    ///
-    /// SQLite's failures, and [`StoreError::Corrupt`] for a row that is not a game.
-    pub async fn load(&self, id: &GameId) -> Result<Option<GameState>, StoreError> {
-        self.ask(|tx| Job::Load(id.clone(), tx)).await
-    }
-
-    /// The games in which the computer is to move: after a restart it moves in them.
-    ///
-    /// # Errors
-    ///
-    /// SQLite's failures.
-    pub async fn waiting_for_computer(&self) -> Result<Vec<GameId>, StoreError> {
-        self.ask(Job::Waiting).await
+    /// [`StoreError::Busy`] when the queue is full, the error of `work`, or the commit's.
+    pub(crate) async fn call<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (reply, answer) = oneshot::channel::<Result<T, StoreError>>();
+        let job = Job(Box::new(move |tx| {
+            let result = match tx {
+                Err(e) => Err(e.clone()),
+                Ok(tx) => in_savepoint(tx, work),
+            };
+            let failed = matches!(result, Err(StoreError::Sqlite(_)));
+            let finish: Finish = Box::new(move |commit| {
+                let _ = reply.send(match (commit, result) {
+                    (Err(e), _) => Err(e.clone()),
+                    (Ok(Some(what)), Err(StoreError::Sqlite(_))) => {
+                        Err(StoreError::Damaged(what.to_owned()))
+                    }
+                    (Ok(_), result) => result,
+                });
+            });
+            (finish, failed)
+        }));
+        self.jobs.try_send(job).map_err(|e| match e {
+            mpsc::TrySendError::Full(_) => StoreError::Busy,
+            mpsc::TrySendError::Disconnected(_) => StoreError::Closed,
+        })?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     /// The number of games stored.
@@ -249,15 +187,28 @@ impl Store {
     ///
     /// SQLite's failures.
     pub async fn count(&self) -> Result<u64, StoreError> {
-        self.ask(Job::Count).await
+        self.call(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
+            .await
     }
+}
+
+fn in_savepoint<T>(
+    tx: &rusqlite::Transaction<'_>,
+    work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    tx.execute_batch("SAVEPOINT job")?;
+    let result = work(tx);
+    let end = if result.is_ok() {
+        "RELEASE job"
+    } else {
+        "ROLLBACK TO job; RELEASE job"
+    };
+    tx.execute_batch(end)?;
+    result
 }
 
 /// The `application_id` in the header of a database of morris ("MORR").
 const APPLICATION_ID: i64 = 0x4d4f_5252;
-
-/// The tables of a database of morris.
-const TABLES: [&str; 2] = ["games", "plies"];
 
 /// Checks the file and makes it ready. Everything that reads comes first: a file that is
 /// damaged or another program's database is refused untouched.
@@ -290,6 +241,12 @@ fn prepare(conn: &Connection) -> Result<(), String> {
             "BEGIN; {MIGRATE_FROM_1} PRAGMA user_version = 2; COMMIT;"
         ))
         .map_err(|e| format!("the database cannot be brought to schema 2: {e}"))?;
+    }
+    if version == 1 || version == 2 {
+        conn.execute_batch(&format!(
+            "BEGIN; {MIGRATE_FROM_2} PRAGMA user_version = 3; COMMIT;"
+        ))
+        .map_err(|e| format!("the database cannot be brought to schema 3: {e}"))?;
     }
     conn.execute_batch(SCHEMA).map_err(sqlite)?;
     conn.execute_batch(&format!(
@@ -443,8 +400,6 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>, mut watch: FileWatch
     }
 }
 
-type Reply = oneshot::Sender<Result<(), StoreError>>;
-
 /// A failure of SQLite, or the damage to the file that explains it.
 fn explained(e: rusqlite::Error, watch: &mut FileWatch) -> StoreError {
     match watch.damage() {
@@ -454,77 +409,42 @@ fn explained(e: rusqlite::Error, watch: &mut FileWatch) -> StoreError {
 }
 
 fn run_batch(conn: &mut Connection, batch: Vec<Job>, watch: &mut FileWatch) {
-    let mut writes: Vec<(Reply, Result<(), StoreError>)> = Vec::new();
     let tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(e) => {
             let e = explained(e, watch);
-            for job in batch {
-                fail(job, e.clone());
+            for Job(job) in batch {
+                let (finish, _) = job(Err(&e));
+                finish(Err(&e));
             }
             return;
         }
     };
-    for job in batch {
-        match job {
-            Job::Insert(game, reply) => writes.push((reply, insert(&tx, &game))),
-            Job::Update(game, reply) => writes.push((reply, update(&tx, &game))),
-            Job::Load(id, reply) => {
-                let _ = reply.send(load(&tx, &id));
-            }
-            Job::Waiting(reply) => {
-                let _ = reply.send(waiting(&tx));
-            }
-            Job::Count(reply) => {
-                let _ = reply.send(
-                    tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))
-                        .map_err(StoreError::from),
-                );
-            }
-        }
+    let mut finishes = Vec::with_capacity(batch.len());
+    let mut failed = false;
+    for Job(job) in batch {
+        let (finish, sqlite_failed) = job(Ok(&tx));
+        failed |= sqlite_failed;
+        finishes.push(finish);
     }
-    let failed = writes
-        .iter()
-        .any(|(_, r)| matches!(r, Err(StoreError::Sqlite(_))));
     match tx.commit() {
         Ok(()) => {
+            // A job that SQLite failed may be the first sign of damage to the file: its
+            // caller then hears what happened rather than SQLite's words.
             let damage = if failed { watch.damage() } else { None };
             if damage.is_none() {
                 watch.healthy();
             }
-            for (reply, result) in writes {
-                let result = match (&damage, result) {
-                    (Some(what), Err(StoreError::Sqlite(_))) => {
-                        Err(StoreError::Damaged(what.clone()))
-                    }
-                    (_, result) => result,
-                };
-                let _ = reply.send(result);
+            for finish in finishes {
+                finish(Ok(damage.as_deref()));
             }
         }
         Err(e) => {
             let e = explained(e, watch);
             tracing::error!("commit failed: {e}");
-            for (reply, _) in writes {
-                let _ = reply.send(Err(e.clone()));
+            for finish in finishes {
+                finish(Err(&e));
             }
-        }
-    }
-}
-
-fn fail(job: Job, e: StoreError) {
-    match job {
-        Job::Insert(_, r) | Job::Update(_, r) => {
-            let _ = r.send(Err(e));
-        }
-        Job::Load(_, r) => {
-            let _ = r.send(Err(e));
-        }
-        Job::Waiting(r) => {
-            let _ = r.send(Err(e));
-        }
-        Job::Count(r) => {
-            let _ = r.send(Err(e));
         }
     }
 }
@@ -535,253 +455,14 @@ fn now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-/// The end of a game that its plies do not show: a resignation, an agreement, or a result
-/// read from an imported record.
-fn explicit_end(game: &Game) -> Option<Outcome> {
-    let outcome = game.outcome()?;
-    let mut bare = game.clone();
-    bare.set_ended(None);
-    (bare.outcome() != Some(outcome)).then_some(outcome)
-}
-
-fn outcome_text(o: Outcome) -> String {
-    format!(
-        "{} {}",
-        o.winner.map_or("draw", Color::name),
-        o.reason.name()
-    )
-}
-
-fn parse_outcome(text: &str) -> Option<Outcome> {
-    let (who, reason) = text.split_once(' ')?;
-    let reason = Reason::from_name(reason)?;
-    match who {
-        "draw" => Some(Outcome::draw(reason)),
-        c => Some(Outcome::win(c.parse().ok()?, reason)),
-    }
-}
-
-fn level(p: &Player) -> Option<u8> {
-    match p {
-        Player::Computer(l) => Some(*l),
-        Player::Human(_) => None,
-    }
-}
-
-fn name(p: &Player) -> Option<&str> {
-    match p {
-        Player::Human(n) => n.as_ref().map(Name::as_str),
-        Player::Computer(_) => None,
-    }
-}
-
-fn token(t: &Option<TokenHash>) -> Option<&[u8]> {
-    t.as_ref().map(|h| h.0.as_slice())
-}
-
-/// Adds the plies from the `from`-th (counted from 0) to the end.
-fn append_plies(
-    tx: &rusqlite::Transaction<'_>,
-    g: &GameState,
-    from: usize,
-) -> Result<(), StoreError> {
-    let texts = g.game.ply_texts();
-    let mut stmt = tx.prepare_cached("INSERT INTO plies (game, n, ply) VALUES (?1, ?2, ?3)")?;
-    for (n, text) in texts.iter().enumerate().skip(from) {
-        stmt.execute(params![g.id.as_str(), n as i64, text])?;
-    }
-    Ok(())
-}
-
-fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let count = g.game.plies().len() as i64;
-    let t = now();
-    tx.prepare_cached(
-        "INSERT INTO games (id, variant, start, ply_count, opponent,
-             white_level, white_name, white_token, black_level, black_name, black_token,
-             ended, draw_offer, version, over, computer_to_move, created, updated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
-    )?
-    .execute(params![
-        g.id.as_str(),
-        g.game.start().rules().variant.name(),
-        g.game.start().to_string(),
-        count,
-        g.opponent.name(),
-        level(&g.players.white),
-        name(&g.players.white),
-        token(&g.seats.white),
-        level(&g.players.black),
-        name(&g.players.black),
-        token(&g.seats.black),
-        explicit_end(&g.game).map(outcome_text),
-        g.draw_offer.map(Color::name),
-        g.version as i64,
-        g.is_over(),
-        g.computer_to_move().is_some(),
-        t,
-    ])?;
-    append_plies(tx, g, 0)
-}
-
-/// Writes a change: the plies taken back are deleted, the new ones appended (one a ply, as a
-/// rule), and the game's row changed; the plies before stay as they are.
-fn update(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
-    let stored: Option<(i64, i64)> = tx
-        .prepare_cached("SELECT ply_count, version FROM games WHERE id = ?1")?
-        .query_row([g.id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let Some((stored_count, version)) = stored else {
-        return Err(StoreError::Stale(g.id.to_string()));
-    };
-    if version != g.version as i64 - 1 {
-        return Err(StoreError::Stale(g.id.to_string()));
-    }
-    let count = g.game.plies().len();
-    let stored_count = usize::try_from(stored_count).unwrap_or(0);
-    if count < stored_count {
-        tx.prepare_cached("DELETE FROM plies WHERE game = ?1 AND n >= ?2")?
-            .execute(params![g.id.as_str(), count as i64])?;
-    } else if count > stored_count {
-        append_plies(tx, g, stored_count)?;
-    }
-    let changed = tx
-        .prepare_cached(
-            "UPDATE games SET ply_count = ?2, ended = ?3, draw_offer = ?4, version = ?5,
-                 over = ?6, computer_to_move = ?7, updated = ?8
-             WHERE id = ?1 AND version = ?5 - 1",
-        )?
-        .execute(params![
-            g.id.as_str(),
-            count as i64,
-            explicit_end(&g.game).map(outcome_text),
-            g.draw_offer.map(Color::name),
-            g.version as i64,
-            g.is_over(),
-            g.computer_to_move().is_some(),
-            now(),
-        ])?;
-    if changed == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::Stale(g.id.to_string()))
-    }
-}
-
-fn waiting(tx: &rusqlite::Transaction<'_>) -> Result<Vec<GameId>, StoreError> {
-    let mut stmt = tx.prepare_cached("SELECT id FROM games WHERE computer_to_move = 1")?;
-    let ids = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .filter_map(|r| r.ok().and_then(|s| s.parse().ok()))
-        .collect();
-    Ok(ids)
-}
-
-struct Row {
-    variant: String,
-    start: String,
-    moves: Vec<String>,
-    opponent: String,
-    levels: ByColor<Option<u8>>,
-    names: ByColor<Option<String>>,
-    tokens: ByColor<Option<Vec<u8>>>,
-    ended: Option<String>,
-    draw_offer: Option<String>,
-    version: i64,
-    created: i64,
-}
-
-fn load(tx: &rusqlite::Transaction<'_>, id: &GameId) -> Result<Option<GameState>, StoreError> {
-    let row = tx
-        .prepare_cached(
-            "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
-                    black_level, black_name, black_token, ended, draw_offer, version, created
-             FROM games WHERE id = ?1",
-        )?
-        .query_row([id.as_str()], |r| {
-            Ok(Row {
-                variant: r.get(0)?,
-                start: r.get(1)?,
-                moves: Vec::with_capacity(r.get::<_, i64>(2)?.clamp(0, 4096) as usize),
-                opponent: r.get(3)?,
-                levels: ByColor::new(r.get(4)?, r.get(7)?),
-                names: ByColor::new(r.get(5)?, r.get(8)?),
-                tokens: ByColor::new(r.get(6)?, r.get(9)?),
-                ended: r.get(10)?,
-                draw_offer: r.get(11)?,
-                version: r.get(12)?,
-                created: r.get(13)?,
-            })
-        })
-        .optional()?;
-    let Some(mut row) = row else {
-        return Ok(None);
-    };
-    let mut stmt = tx.prepare_cached("SELECT ply FROM plies WHERE game = ?1 ORDER BY n")?;
-    for ply in stmt.query_map([id.as_str()], |r| r.get::<_, String>(0))? {
-        row.moves.push(ply?);
-    }
-    rebuild(id, row).map(Some)
-}
-
-fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
-    let corrupt = |reason: String| StoreError::Corrupt {
-        id: id.to_string(),
-        reason,
-    };
-    let variant: Variant = row.variant.parse().map_err(|e| corrupt(format!("{e}")))?;
-    let start =
-        Position::from_fen(variant.rules(), &row.start).map_err(|e| corrupt(e.to_string()))?;
-    let mut game = Game::new(start);
-    for (i, ply) in row.moves.iter().enumerate() {
-        game.play_text(ply)
-            .map_err(|e| corrupt(format!("ply {}: {e}", i + 1)))?;
-    }
-    if let Some(text) = &row.ended {
-        let outcome = parse_outcome(text).ok_or_else(|| corrupt(format!("end {text:?}")))?;
-        game.set_ended(Some(outcome));
-    }
-    let opponent = Opponent::from_name(&row.opponent)
-        .ok_or_else(|| corrupt(format!("opponent {:?}", row.opponent)))?;
-    let player = |level: Option<u8>, name: Option<String>| match level {
-        Some(l) => Player::Computer(l),
-        None => Player::Human(name.and_then(|n| Name::new(&n).ok())),
-    };
-    let hash = |t: Option<Vec<u8>>| -> Result<Option<TokenHash>, StoreError> {
-        t.map(|bytes| {
-            <[u8; 32]>::try_from(bytes.as_slice())
-                .map(TokenHash)
-                .map_err(|_| corrupt("a token hash is not 32 bytes".into()))
-        })
-        .transpose()
-    };
-    let draw_offer = match row.draw_offer.as_deref() {
-        None => None,
-        Some(c) => Some(
-            c.parse()
-                .map_err(|_| corrupt(format!("draw offer {c:?}")))?,
-        ),
-    };
-    Ok(GameState {
-        id: id.clone(),
-        game,
-        opponent,
-        players: ByColor::new(
-            player(row.levels.white, row.names.white),
-            player(row.levels.black, row.names.black),
-        ),
-        seats: ByColor::new(hash(row.tokens.white)?, hash(row.tokens.black)?),
-        draw_offer,
-        version: u64::try_from(row.version).map_err(|_| corrupt("negative version".into()))?,
-        created: row.created,
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use morris_core::{ByColor, Game, Position, Variant};
+    use rusqlite::params;
+
     use super::*;
-    use crate::game_state::DrawAction;
-    use crate::seat::Token;
+    use crate::game_state::{DrawAction, GameState};
+    use crate::seat::{GameId, Name, Opponent, Player, Token};
 
     fn p(text: &str) -> morris_core::PlyText {
         text.parse().unwrap()
@@ -789,16 +470,14 @@ mod tests {
 
     fn new_game(opponent: Opponent) -> (GameState, Token) {
         let t = Token::random();
-        let g = GameState {
-            id: GameId::random(),
-            game: Game::new(Position::start(Variant::Nine)),
+        let g = GameState::new(
+            GameId::random(),
+            Game::new(Position::start(Variant::Nine)),
             opponent,
-            players: ByColor::new(Player::Human(Name::new("Ann").ok()), Player::Human(None)),
-            seats: ByColor::new(Some(t.hash()), Some(t.hash())),
-            draw_offer: None,
-            version: 1,
-            created: now(),
-        };
+            ByColor::new(Player::Human(Name::new("Ann").ok()), Player::Human(None)),
+            ByColor::new(Some(t.hash()), Some(t.hash())),
+            now(),
+        );
         (g, t)
     }
 
@@ -819,10 +498,10 @@ mod tests {
             store.insert(&g).await.unwrap();
             let mut g = g;
             for ply in ["d6", "f4", "d2"] {
-                g = g.play(&t, &p(ply)).unwrap();
+                g = g.play(&t, &p(ply), 0).unwrap();
                 store.update(&g).await.unwrap();
             }
-            let g = g.draw(&t, DrawAction::Offer, false).unwrap().unwrap();
+            let g = g.draw(&t, DrawAction::Offer, false, 0).unwrap().unwrap();
             store.update(&g).await.unwrap();
             g
         });
@@ -847,14 +526,14 @@ mod tests {
             let (g, t) = new_game(Opponent::Local);
             store.insert(&g).await.unwrap();
             assert!(matches!(store.insert(&g).await, Err(StoreError::Sqlite(_))));
-            let a = g.play(&t, &p("d6")).unwrap();
+            let a = g.play(&t, &p("d6"), 0).unwrap();
             store.update(&a).await.unwrap();
-            let b = g.play(&t, &p("d2")).unwrap();
+            let b = g.play(&t, &p("d2"), 0).unwrap();
             assert_eq!(
                 store.update(&b).await,
                 Err(StoreError::Stale(g.id.to_string()))
             );
-            let r = a.resign(&t).unwrap();
+            let r = a.resign(&t, 0).unwrap();
             store.update(&r).await.unwrap();
             let back = store.load(&g.id).await.unwrap().unwrap();
             assert_eq!(back.game.outcome(), r.game.outcome());
@@ -872,7 +551,7 @@ mod tests {
             g.seats.black = None;
             store.insert(&g).await.unwrap();
             assert!(store.waiting_for_computer().await.unwrap().is_empty());
-            let g = g.play(&t, &p("d6")).unwrap();
+            let g = g.play(&t, &p("d6"), 0).unwrap();
             store.update(&g).await.unwrap();
             assert_eq!(
                 store.waiting_for_computer().await.unwrap(),
@@ -953,12 +632,12 @@ mod tests {
             store.insert(&g).await.unwrap();
             let mut g = g;
             for ply in ["d6", "f4", "d2"] {
-                g = g.play(&t, &p(ply)).unwrap();
+                g = g.play(&t, &p(ply), 0).unwrap();
                 store.update(&g).await.unwrap();
             }
             let rows = ply_rows(&path);
             assert_eq!(rows, [(0, "d6".into()), (1, "f4".into()), (2, "d2".into())]);
-            let g = g.takeback(&t).unwrap();
+            let g = g.takeback(&t, 0).unwrap();
             store.update(&g).await.unwrap();
             assert_eq!(ply_rows(&path), rows[..2]);
             let back = store.load(&g.id).await.unwrap().unwrap();
@@ -971,7 +650,11 @@ mod tests {
     fn a_database_of_schema_1_is_brought_to_one_row_per_ply() {
         let (dir, path) = temp_db("schema1");
         let (g, t) = new_game(Opponent::Local);
-        let g = g.play(&t, &p("d6")).unwrap().play(&t, &p("f4")).unwrap();
+        let g = g
+            .play(&t, &p("d6"), 0)
+            .unwrap()
+            .play(&t, &p("f4"), 0)
+            .unwrap();
         {
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(
@@ -1007,21 +690,10 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert!(empty.game.plies().is_empty());
-            let next = back.play(&t, &p("d2")).unwrap();
+            let next = back.play(&t, &p("d2"), 0).unwrap();
             store.update(&next).await.unwrap();
         });
         assert_eq!(ply_rows(&path).len(), 3);
         std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn outcomes_round_trip_as_text() {
-        for o in [
-            Outcome::win(Color::Black, Reason::Resignation),
-            Outcome::draw(Reason::Agreement),
-        ] {
-            assert_eq!(parse_outcome(&outcome_text(o)), Some(o));
-        }
-        assert_eq!(parse_outcome("nobody resignation"), None);
     }
 }

@@ -1,5 +1,6 @@
-//! Sectors with pieces in hand, built under each rule that changes what a placement leads to,
-//! and every stored value checked again from the core's forward move generation.
+//! Sectors with pieces in hand and the moving-phase sectors they lead to, built under each rule
+//! that changes what a ply leads to, and every stored value checked again from the core's
+//! forward move generation.
 
 mod common;
 
@@ -22,7 +23,7 @@ fn builds_and_verifies(rules: Rules, sector: &str, name: &str) {
 }
 
 #[test]
-fn placing_sectors_agree_with_forward_generation_under_each_removal_rule() {
+fn both_phases_agree_with_forward_generation_under_each_removal_rule() {
     for (removal, name) in [
         (MillRemoval::UnlessAllInMills, "unless"),
         (MillRemoval::Always, "always"),
@@ -35,7 +36,7 @@ fn placing_sectors_agree_with_forward_generation_under_each_removal_rule() {
 }
 
 #[test]
-fn placing_sectors_agree_with_forward_generation_when_the_board_fills() {
+fn both_phases_agree_with_forward_generation_when_the_board_fills() {
     // Eight pieces each fill the sixteen points of the small board.
     for (full, name) in [(FullBoard::Draw, "draw"), (FullBoard::Blocked, "blocked")] {
         let mut rules = Variant::Six.rules();

@@ -1,6 +1,11 @@
 //! The handlers of the HTTP API (docs/api.md): each reads its request into checked values,
 //! asks the game state for the change, and answers with the game as it is after.
 
+pub mod accounts;
+pub mod lobby;
+pub mod play;
+pub mod players;
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
@@ -13,16 +18,18 @@ use morris_core::{ByColor, Color, GameRecord, Variant};
 use morris_engine::EngineOptions;
 
 use crate::app::AppState;
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::game_state::{GameState, Refusal};
 use crate::request::{
-    ApiJson, DrawRequest, GameIdPath, GivenToken, HeaderToken, ImportRequest, MoveRequest, NewGame,
-    RecordFormat, RecordQuery, TokenRequest,
+    ApiJson, DrawRequest, GameIdPath, HeaderToken, ImportRequest, MoveRequest, NewGame,
+    RecordFormat, RecordQuery, TokenRequest, holder,
 };
 use crate::response::{
     AnalysisView, Created, GameView, HintView, ImportedView, LevelView, VariantView,
 };
-use crate::seat::{GameId, Opponent, Player, Token, TokenHash};
+use crate::seat::{GameId, Holder, Opponent, Player, Token, TokenHash};
+use crate::session::Visitor;
 
 /// The address of the client, when the server knows it.
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +68,7 @@ pub async fn variants() -> Json<Vec<VariantView>> {
 pub async fn create(
     State(app): State<Arc<AppState>>,
     ClientAddr(client): ClientAddr,
+    visitor: Visitor,
     ApiJson(request): ApiJson<NewGame>,
 ) -> Result<impl IntoResponse, ApiError> {
     if !app.creations.allow(client) {
@@ -88,23 +96,27 @@ pub async fn create(
             (Player::Human(None), Some(creator.hash())),
         ),
     };
-    let state = GameState {
-        id: GameId::random(),
+    let mut state = GameState::new(
+        GameId::random(),
         game,
-        opponent: request.opponent,
+        request.opponent,
         players,
         seats,
-        draw_offer: None,
-        version: 1,
-        created: unix_now(),
-    };
+        unix_now(),
+    );
+    // A session that proves it is the site's page links the creator's seat to its player, so
+    // that the game is among theirs.
+    if let Some(player) = visitor.checked_player() {
+        *state.accounts.get_mut(color) = Some(player);
+    }
+    state.clock = request.clock.map(|c| Clock::start(c, app.now_ms()));
     let live = app.create(state).await?;
     let state = live.snapshot().await;
     let body = Created {
         id: state.id.to_string(),
         color: color.into(),
         invite: other,
-        game: GameView::new(&state, Some(&creator)),
+        game: GameView::new(&state, state.seat_of(&creator), app.now_ms()),
         token: creator,
         warnings: request.warnings,
     };
@@ -143,64 +155,88 @@ pub async fn game(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
     HeaderToken(token): HeaderToken,
+    visitor: Visitor,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
     let state = live.snapshot().await;
-    Ok(Json(GameView::new(&state, token.as_ref())))
+    let you = token
+        .as_ref()
+        .and_then(|t| state.seat_of(t))
+        .or_else(|| visitor.player().and_then(|p| state.seat_of(p)));
+    Ok(Json(GameView::new(&state, you, app.now_ms())))
 }
 
-/// Makes the change of the seat that `token` holds to game `id` and answers with the game as
+/// Makes the change of the seat that `who` holds to game `id` and answers with the game as
 /// that seat sees it.
 async fn change_by_seat(
     app: &Arc<AppState>,
     id: &GameId,
-    token: &GivenToken,
-    change: impl FnOnce(&GameState, &Token) -> Result<GameState, Refusal>,
+    who: Holder<'_>,
+    change: impl FnOnce(&GameState, Holder<'_>, crate::clock::Millis) -> Result<GameState, Refusal>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(id).await?;
-    let token = token.token()?;
-    let state = app.change(&live, |s| change(s, token).map(Some)).await?;
-    Ok(Json(GameView::new(&state, Some(token))))
+    let now = app.now_ms();
+    let state = app.change(&live, |s| change(s, who, now).map(Some)).await?;
+    Ok(Json(GameView::new(
+        &state,
+        state.seat_of(who),
+        app.now_ms(),
+    )))
 }
 
 /// `POST /api/games/{id}/moves`
 pub async fn play(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    change_by_seat(&app, &id, &request.token, |s, t| s.play(t, &request.ply)).await
+    let who = holder(&request.token, &visitor)?;
+    change_by_seat(&app, &id, who, |s, w, now| s.play(w, &request.ply, now)).await
 }
 
 /// `POST /api/games/{id}/takeback`
 pub async fn takeback(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    change_by_seat(&app, &id, &request.token, GameState::takeback).await
+    let who = holder(&request.token, &visitor)?;
+    match request.action {
+        None => change_by_seat(&app, &id, who, |s, w, now| s.takeback(w, now)).await,
+        Some(action) => {
+            change_by_seat(&app, &id, who, |s, w, now| {
+                s.takeback_request(w, action, now)
+            })
+            .await
+        }
+    }
 }
 
 /// `POST /api/games/{id}/resign`
 pub async fn resign(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    change_by_seat(&app, &id, &request.token, GameState::resign).await
+    let who = holder(&request.token, &visitor)?;
+    change_by_seat(&app, &id, who, |s, w, now| s.resign(w, now)).await
 }
 
 /// `POST /api/games/{id}/draw`
 pub async fn draw(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
     ApiJson(request): ApiJson<DrawRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
-    let token = request.token.token()?;
+    let token = holder(&request.token, &visitor)?;
     let before = live.snapshot().await;
     // Check the request before asking the engine; the change below checks it again.
-    before.draw(token, request.action, false)?;
+    before.draw(token, request.action, false, app.now_ms())?;
     let accepts = match before.computer_color() {
         Some(computer) if !before.is_over() => {
             app.computer
@@ -209,10 +245,15 @@ pub async fn draw(
         }
         _ => false,
     };
+    let now = app.now_ms();
     let state = app
-        .change(&live, |s| s.draw(token, request.action, accepts))
+        .change(&live, |s| s.draw(token, request.action, accepts, now))
         .await?;
-    Ok(Json(GameView::new(&state, Some(token))))
+    Ok(Json(GameView::new(
+        &state,
+        state.seat_of(token),
+        app.now_ms(),
+    )))
 }
 
 /// `GET /api/games/{id}/hint`

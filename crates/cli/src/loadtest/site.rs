@@ -1,0 +1,318 @@
+//! The load test of the site: signed-in players, paired through the lobby's quick pairing,
+//! play clocked, rated games.
+//!
+//! Every game slot is two players. Each signs up (before the clock of the test starts: the
+//! password hash is slow by design), opens the lobby's WebSocket, asks for quick pairing at
+//! the time control, and once paired plays random legal plies on its turn, one every
+//! `think` (±50 %), authorised by its session cookie and CSRF token. The round trip of a ply
+//! is the time from sending the `POST` until its answer has arrived and the player's own
+//! WebSocket of the game has announced it, that is until every watcher could have seen it.
+//! A player whose game ends asks for another while plies and time remain.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use super::client::{LoadConfig, Totals};
+
+/// What a player's game socket last said.
+#[derive(Debug, Clone, Default, Deserialize)]
+struct Seen {
+    version: u64,
+    status: String,
+    turn: String,
+    legal: Vec<String>,
+}
+
+/// A signed-in player of the test.
+pub(super) struct Player {
+    base: String,
+    client: reqwest::Client,
+    cookie: String,
+    csrf: String,
+    totals: Arc<Totals>,
+    think: Duration,
+    plies: usize,
+    clock: String,
+    rng: u64,
+}
+
+/// Signs up a player: a session, then a user name and a password.
+pub(super) async fn sign_up(
+    base: &str,
+    client: &reqwest::Client,
+    name: &str,
+) -> Result<(String, String), String> {
+    let r = client
+        .get(format!("{base}/api/session"))
+        .send()
+        .await
+        .map_err(|e| format!("session: {e}"))?;
+    let cookie = r
+        .headers()
+        .get(reqwest::header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .ok_or("session: no cookie")?
+        .to_owned();
+    let session: Value = r.json().await.map_err(|e| format!("session: {e}"))?;
+    let csrf = session["csrf"]
+        .as_str()
+        .ok_or("session: no CSRF token")?
+        .to_owned();
+    client
+        .post(format!("{base}/api/session/signup"))
+        .header(reqwest::header::COOKIE, &cookie)
+        .header("x-morris-csrf", &csrf)
+        .json(&json!({"name": name, "password": "load-test password"}))
+        .send()
+        .await
+        .and_then(reqwest::Response::error_for_status)
+        .map_err(|e| format!("sign-up: {e}"))?;
+    Ok((cookie, csrf))
+}
+
+impl Player {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the settings of one player, each used once"
+    )]
+    pub(super) fn new(
+        base: String,
+        client: reqwest::Client,
+        (cookie, csrf): (String, String),
+        totals: Arc<Totals>,
+        config: &LoadConfig,
+        clock: String,
+        seed: u64,
+    ) -> Player {
+        Player {
+            base,
+            client,
+            cookie,
+            csrf,
+            totals,
+            think: config.think,
+            plies: config.plies,
+            clock,
+            rng: seed | 1,
+        }
+    }
+
+    fn random(&mut self, n: usize) -> usize {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        (self.rng % n.max(1) as u64) as usize
+    }
+
+    async fn socket(
+        &self,
+        path: &str,
+    ) -> Result<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+        String,
+    > {
+        let url = format!("{}{path}", self.base.replacen("http", "ws", 1));
+        let mut request = url
+            .into_client_request()
+            .map_err(|e| format!("WebSocket: {e}"))?;
+        let cookie = self.cookie.parse().map_err(|e| format!("WebSocket: {e}"))?;
+        request.headers_mut().insert("cookie", cookie);
+        let (socket, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(|e| format!("WebSocket {path}: {e}"))?;
+        Ok(socket)
+    }
+
+    /// Plays games until the plies or the time run out.
+    pub(super) async fn run(mut self, deadline: Instant) {
+        // The lobby's socket is the player's presence; pairings arrive on it.
+        let mut lobby = match self.socket("/api/lobby/ws").await {
+            Ok(s) => s,
+            Err(e) => {
+                self.totals.error(e).await;
+                return;
+            }
+        };
+        // The lobby's first message comes once the server counts the player present.
+        match tokio::time::timeout(Duration::from_secs(10), lobby.next()).await {
+            Ok(Some(Ok(_))) => {}
+            _ => {
+                self.totals
+                    .error("the lobby's socket said nothing within 10 s".into())
+                    .await;
+                return;
+            }
+        }
+        let (paired_tx, mut paired) = tokio::sync::mpsc::channel::<(String, String)>(4);
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = lobby.next().await {
+                if let Message::Text(text) = message {
+                    let Ok(v) = serde_json::from_str::<Value>(&text) else {
+                        continue;
+                    };
+                    if v["type"] == "paired" {
+                        let game = v["game"].as_str().unwrap_or_default().to_owned();
+                        let color = v["color"].as_str().unwrap_or_default().to_owned();
+                        if paired_tx.send((game, color)).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut played = 0;
+        while played < self.plies && Instant::now() < deadline {
+            let game = match self.pair(&mut paired, deadline).await {
+                Ok(Some(game)) => game,
+                Ok(None) => break,
+                Err(e) => {
+                    self.totals.error(e).await;
+                    tokio::time::sleep(self.think).await;
+                    continue;
+                }
+            };
+            match self.play(&game, &mut played, deadline).await {
+                Ok(true) => {
+                    self.totals.finished.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(false) => break,
+                Err(e) => {
+                    self.totals.error(e).await;
+                    tokio::time::sleep(self.think).await;
+                }
+            }
+        }
+        // Leave no seek behind for a player who is still waiting.
+        let _ = self
+            .client
+            .delete(format!("{}/api/lobby/quick", self.base))
+            .header(reqwest::header::COOKIE, &self.cookie)
+            .header("x-morris-csrf", &self.csrf)
+            .send()
+            .await;
+    }
+
+    /// Asks for quick pairing; the game and this player's colour, or `None` at the deadline.
+    async fn pair(
+        &mut self,
+        paired: &mut tokio::sync::mpsc::Receiver<(String, String)>,
+        deadline: Instant,
+    ) -> Result<Option<(String, String)>, String> {
+        let answer: Value = self
+            .client
+            .post(format!("{}/api/lobby/quick", self.base))
+            .header(reqwest::header::COOKIE, &self.cookie)
+            .header("x-morris-csrf", &self.csrf)
+            .json(&json!({"clock": self.clock, "rated": true}))
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|e| format!("quick pairing: {e}"))?
+            .json()
+            .await
+            .map_err(|e| format!("quick pairing: {e}"))?;
+        if let (Some(game), Some(color)) = (answer["game"].as_str(), answer["color"].as_str()) {
+            self.totals.games.fetch_add(1, Ordering::Relaxed);
+            return Ok(Some((game.to_owned(), color.to_owned())));
+        }
+        match tokio::time::timeout_at(deadline.into(), paired.recv()).await {
+            Ok(Some(game)) => Ok(Some(game)),
+            Ok(None) => Err("the lobby's socket closed".into()),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Plays one game; whether it ended (false: the plies or the time ran out).
+    async fn play(
+        &mut self,
+        (id, color): &(String, String),
+        played: &mut usize,
+        deadline: Instant,
+    ) -> Result<bool, String> {
+        let mut socket = self.socket(&format!("/api/games/{id}/ws")).await?;
+        let (tx, mut seen) = watch::channel(Seen::default());
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = socket.next().await {
+                if let Message::Text(text) = message {
+                    if let Ok(game) = serde_json::from_str::<Seen>(&text) {
+                        if tx.send(game).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        loop {
+            // Wait for this player's turn, or the end.
+            let game = match tokio::time::timeout_at(
+                deadline.into(),
+                seen.wait_for(|g| g.version > 0 && (g.status != "playing" || &g.turn == color)),
+            )
+            .await
+            {
+                Ok(Ok(g)) => g.clone(),
+                Ok(Err(_)) => return Err(format!("the socket of game {id} closed")),
+                Err(_) => return Ok(false),
+            };
+            if game.status != "playing" {
+                return Ok(true);
+            }
+            if *played >= self.plies {
+                // Done: resign, so that the opponent is not left waiting for a ply.
+                let _ = self
+                    .client
+                    .post(format!("{}/api/games/{id}/resign", self.base))
+                    .header(reqwest::header::COOKIE, &self.cookie)
+                    .header("x-morris-csrf", &self.csrf)
+                    .json(&json!({}))
+                    .send()
+                    .await;
+                return Ok(false);
+            }
+            let jitter = 0.5 + self.random(1000) as f64 / 1000.0;
+            let wake = Instant::now() + self.think.mul_f64(jitter);
+            if wake >= deadline {
+                return Ok(false);
+            }
+            tokio::time::sleep_until(wake.into()).await;
+            let ply = game.legal[self.random(game.legal.len())].clone();
+            let sent = Instant::now();
+            let answer: Seen = self
+                .client
+                .post(format!("{}/api/games/{id}/moves", self.base))
+                .header(reqwest::header::COOKIE, &self.cookie)
+                .header("x-morris-csrf", &self.csrf)
+                .json(&json!({"move": ply}))
+                .send()
+                .await
+                .and_then(reqwest::Response::error_for_status)
+                .map_err(|e| format!("ply {ply}: {e}"))?
+                .json()
+                .await
+                .map_err(|e| format!("ply {ply}: {e}"))?;
+            let version = answer.version;
+            tokio::time::timeout(
+                Duration::from_secs(10),
+                seen.wait_for(|g| g.version >= version),
+            )
+            .await
+            .map_err(|_| format!("no update for version {version} within 10 s"))?
+            .map_err(|_| format!("the socket of game {id} closed"))?;
+            let trip = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.totals.trips.lock().await.push(trip);
+            self.totals.plies.fetch_add(1, Ordering::Relaxed);
+            *played += 1;
+        }
+    }
+}

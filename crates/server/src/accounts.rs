@@ -1,0 +1,294 @@
+//! Players and their accounts: a player id for everyone (an anonymous player is kept by a
+//! session cookie), user names and passwords for those who sign up, and sessions.
+//!
+//! Passwords are stored as argon2id hashes in the PHC string format; a session's secret is
+//! stored as its SHA-256 only, like a seat's token. Nothing here speaks HTTP: the edge reads
+//! the cookie and the CSRF header and turns [`AccountError`] into a status.
+
+use std::fmt;
+use std::str::FromStr;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::seat::{Token, random_bytes};
+
+/// The id of a player, signed up or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct PlayerId(pub i64);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The shortest user name, in characters.
+pub const MIN_USER_NAME: usize = 2;
+/// The longest user name, in characters.
+pub const MAX_USER_NAME: usize = 20;
+/// The shortest password, in characters.
+pub const MIN_PASSWORD: usize = 8;
+/// The longest password, in bytes: the hash's work must stay bounded.
+pub const MAX_PASSWORD: usize = 128;
+
+/// A user name: 2 to 20 of `A-Z a-z 0-9 _ -`, starting with a letter or digit. Names are
+/// unique without regard to case; the case given at sign-up is the one shown.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct UserName(String);
+
+/// Why a sign-up or sign-in is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountError {
+    /// The user name is not one that may be chosen.
+    BadName(String),
+    /// The password is too short or too long.
+    BadPassword(String),
+    /// Another player has that name.
+    NameTaken,
+    /// No account has this name and password.
+    WrongPassword,
+    /// The request needs a signed-in player.
+    NotSignedIn,
+    /// This player has already signed up.
+    AlreadySignedUp,
+}
+
+impl fmt::Display for AccountError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AccountError::BadName(why) | AccountError::BadPassword(why) => f.write_str(why),
+            AccountError::NameTaken => f.write_str("this user name is taken: choose another"),
+            AccountError::WrongPassword => f.write_str("the user name or the password is wrong"),
+            AccountError::NotSignedIn => f.write_str("sign in first"),
+            AccountError::AlreadySignedUp => {
+                f.write_str("you are signed in already: sign out to make another account")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AccountError {}
+
+impl UserName {
+    /// Checks a user name.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::BadName`] with the reason.
+    pub fn new(text: &str) -> Result<UserName, AccountError> {
+        let bad = |why: String| Err(AccountError::BadName(why));
+        let n = text.chars().count();
+        if !(MIN_USER_NAME..=MAX_USER_NAME).contains(&n) {
+            return bad(format!(
+                "a user name has {MIN_USER_NAME} to {MAX_USER_NAME} characters"
+            ));
+        }
+        if !text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return bad("a user name holds only letters a-z, digits, '_' and '-'".into());
+        }
+        if !text.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            return bad("a user name starts with a letter or a digit".into());
+        }
+        Ok(UserName(text.to_owned()))
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for UserName {
+    type Err = AccountError;
+
+    fn from_str(s: &str) -> Result<UserName, AccountError> {
+        UserName::new(s)
+    }
+}
+
+impl fmt::Display for UserName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for UserName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<UserName, D::Error> {
+        let text = String::deserialize(d)?;
+        UserName::new(text.trim()).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A password as given: 8 characters to 128 bytes. Never logged or shown.
+#[derive(Clone)]
+pub struct Password(String);
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(…)")
+    }
+}
+
+impl Password {
+    /// Checks a password's length.
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::BadPassword`].
+    pub fn new(text: &str) -> Result<Password, AccountError> {
+        if text.chars().count() < MIN_PASSWORD {
+            return Err(AccountError::BadPassword(format!(
+                "a password has at least {MIN_PASSWORD} characters"
+            )));
+        }
+        if text.len() > MAX_PASSWORD {
+            return Err(AccountError::BadPassword(format!(
+                "a password has at most {MAX_PASSWORD} bytes"
+            )));
+        }
+        Ok(Password(text.to_owned()))
+    }
+}
+
+impl<'de> Deserialize<'de> for Password {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Password, D::Error> {
+        let text = String::deserialize(d)?;
+        Password::new(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The cost of the password hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HashCost {
+    /// Memory in KiB (argon2's `m`).
+    pub memory_kib: u32,
+    /// Passes (argon2's `t`).
+    pub passes: u32,
+}
+
+impl Default for HashCost {
+    /// The parameters OWASP recommends for argon2id: 19 MiB, 2 passes, 1 lane.
+    fn default() -> HashCost {
+        HashCost {
+            memory_kib: 19 * 1024,
+            passes: 2,
+        }
+    }
+}
+
+fn hasher(cost: HashCost) -> Argon2<'static> {
+    let params = Params::new(cost.memory_kib, cost.passes, 1, None).unwrap_or_default();
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// The PHC string of a password's argon2id hash with a fresh salt. Slow by design: call it
+/// off the async threads.
+pub fn hash_password(password: &Password, cost: HashCost) -> String {
+    let Ok(salt) = SaltString::encode_b64(&random_bytes::<16>()) else {
+        return String::new();
+    };
+    match hasher(cost).hash_password(password.0.as_bytes(), &salt) {
+        Ok(hash) => hash.to_string(),
+        // Neither a 16-byte salt nor a bounded password can fail; an empty hash matches no
+        // password, so a failure could only lock the account, never open it.
+        Err(_) => String::new(),
+    }
+}
+
+/// Whether a password matches a stored PHC string (whose own parameters are used). Slow by
+/// design.
+pub fn verify_password(password: &Password, stored: &str) -> bool {
+    PasswordHash::new(stored).is_ok_and(|hash| {
+        Argon2::default()
+            .verify_password(password.0.as_bytes(), &hash)
+            .is_ok()
+    })
+}
+
+/// A hash to verify against when a name has no account, so that a wrong name takes as long
+/// as a wrong password.
+pub fn decoy_hash(cost: HashCost) -> String {
+    hash_password(&Password("decoy-password".into()), cost)
+}
+
+/// The session of a browser or client: its player, and the token that every state-changing
+/// request it authorises by cookie must repeat in a header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The player.
+    pub player: PlayerId,
+    /// The player's user name once signed up.
+    pub name: Option<UserName>,
+    /// The CSRF token: 32 hex digits.
+    pub csrf: String,
+}
+
+/// A new CSRF token.
+pub fn new_csrf() -> String {
+    Token::random().to_string()
+}
+
+/// Compares two texts in time independent of where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHEAP: HashCost = HashCost {
+        memory_kib: 64,
+        passes: 1,
+    };
+
+    #[test]
+    fn user_names_are_bounded_to_a_plain_charset() {
+        assert!(UserName::new("ann").is_ok());
+        assert!(UserName::new("Ann_2-b").is_ok());
+        assert!(UserName::new("a").is_err());
+        assert!(UserName::new(&"a".repeat(21)).is_err());
+        assert!(UserName::new("_ann").is_err());
+        assert!(UserName::new("an n").is_err());
+        assert!(UserName::new("änn").is_err());
+        assert!(UserName::new("<b>").is_err());
+    }
+
+    #[test]
+    fn passwords_are_bounded_and_never_shown() {
+        assert!(Password::new("short").is_err());
+        assert!(Password::new(&"x".repeat(129)).is_err());
+        let p = Password::new("correct horse").unwrap();
+        assert_eq!(format!("{p:?}"), "Password(…)");
+    }
+
+    #[test]
+    fn a_hash_verifies_its_password_only() {
+        let p = Password::new("correct horse").unwrap();
+        let hash = hash_password(&p, CHEAP);
+        assert!(hash.starts_with("$argon2id$"), "{hash}");
+        assert!(verify_password(&p, &hash));
+        assert!(!verify_password(
+            &Password::new("wrong horse").unwrap(),
+            &hash
+        ));
+        assert!(!verify_password(&p, ""));
+        assert_ne!(hash, hash_password(&p, CHEAP), "each hash has its own salt");
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "ab"));
+    }
+}

@@ -1,0 +1,197 @@
+//! The parts of a game between people beyond its plies: abort, claim after the opponent
+//! left, rematch, and the game's chat.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppState;
+use crate::chat::{ChatRefusal, Line, checked};
+use crate::error::ApiError;
+use crate::game_state::{DrawAction, Refusal};
+use crate::request::{ApiJson, GameIdPath, GivenToken, TokenRequest, holder};
+use crate::response::GameView;
+use crate::seat::{GameId, Seat};
+use crate::session::Visitor;
+
+/// `POST /api/games/{id}/abort`
+pub async fn abort(
+    State(app): State<Arc<AppState>>,
+    GameIdPath(id): GameIdPath,
+    visitor: Visitor,
+    ApiJson(request): ApiJson<TokenRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let who = holder(&request.token, &visitor)?;
+    let live = app.game(&id).await?;
+    let now = app.now_ms();
+    let state = app.change(&live, |s| s.abort(who, now).map(Some)).await?;
+    Ok(Json(GameView::new(
+        &state,
+        state.seat_of(who),
+        app.now_ms(),
+    )))
+}
+
+/// What a claim asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimKind {
+    /// The game, won.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// The body of `POST /api/games/{id}/claim`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ClaimRequest {
+    /// The seat's token; without it the session's player acts.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
+    /// A win or a draw.
+    pub result: ClaimKind,
+}
+
+/// `POST /api/games/{id}/claim`: the game, after the opponent has been gone long enough.
+pub async fn claim(
+    State(app): State<Arc<AppState>>,
+    GameIdPath(id): GameIdPath,
+    visitor: Visitor,
+    ApiJson(request): ApiJson<ClaimRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let who = holder(&request.token, &visitor)?;
+    let live = app.game(&id).await?;
+    let now = app.now_ms();
+    let state = app
+        .change(&live, |s| {
+            let gone = match s.seat_of(who) {
+                Some(Seat::One(c)) => live.presence().gone_for(!c, now),
+                _ => None,
+            };
+            s.claim(who, request.result == ClaimKind::Draw, gone, now)
+                .map(Some)
+        })
+        .await?;
+    Ok(Json(GameView::new(
+        &state,
+        state.seat_of(who),
+        app.now_ms(),
+    )))
+}
+
+/// The body of `POST /api/games/{id}/rematch`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RematchRequest {
+    /// The seat's token; without it the session's player acts.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
+    /// Offer, accept or decline.
+    pub action: DrawAction,
+}
+
+/// `POST /api/games/{id}/rematch`: offer, accept or decline a rematch of a finished game.
+/// An accepted one starts at once with the colours swapped; its id is the old game's
+/// `next_game`, and the same seats (tokens and players) hold it.
+pub async fn rematch(
+    State(app): State<Arc<AppState>>,
+    GameIdPath(id): GameIdPath,
+    visitor: Visitor,
+    ApiJson(request): ApiJson<RematchRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let who = holder(&request.token, &visitor)?;
+    let live = app.game(&id).await?;
+    let before = live.snapshot().await;
+    let (_, starts) = before.rematch(who, request.action)?;
+    let next_id = GameId::random();
+    if starts {
+        let next = before.rematch_game(next_id.clone(), app.now_ms());
+        app.create(next).await?;
+    }
+    let state = app
+        .change(&live, |s| {
+            let (mut next, accepted) = s.rematch(who, request.action)?;
+            if accepted != starts {
+                // The game changed meanwhile: the check above no longer holds.
+                return Err(Refusal::Rematched);
+            }
+            if accepted {
+                next.next_game = Some(next_id.clone());
+            }
+            Ok::<_, Refusal>(Some(next))
+        })
+        .await?;
+    if let Some(next) = &state.next_game {
+        if let Ok(game) = app.game(next).await {
+            app.lobby.add_playing(&game.snapshot().await);
+            app.lobby.changed();
+        }
+    }
+    Ok(Json(GameView::new(
+        &state,
+        state.seat_of(who),
+        app.now_ms(),
+    )))
+}
+
+/// The body of `POST /api/games/{id}/chat`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChatRequest {
+    /// The seat's token; without it the session's player writes.
+    #[serde(default)]
+    pub token: Option<GivenToken>,
+    /// The line.
+    pub text: String,
+}
+
+/// A line as sent to watchers: `{"type": "chat", "n": 0, "side": "white", "text": "…",
+/// "at": …}`.
+#[derive(Debug, Clone, Serialize)]
+struct ChatMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    line: &'a Line,
+}
+
+/// `POST /api/games/{id}/chat`: a player's line, seen by everyone who watches; spectators
+/// read only.
+pub async fn say(
+    State(app): State<Arc<AppState>>,
+    GameIdPath(id): GameIdPath,
+    visitor: Visitor,
+    ApiJson(request): ApiJson<ChatRequest>,
+) -> Result<(StatusCode, Json<Line>), ApiError> {
+    let who = holder(&request.token, &visitor)?;
+    let text = checked(&request.text)?;
+    let live = app.game(&id).await?;
+    let state = live.snapshot().await;
+    let side = match state.seat_of(who) {
+        Some(Seat::One(c)) => c,
+        Some(Seat::Both) => state.game.position().turn(),
+        None => return Err(Refusal::NoSeat.into()),
+    };
+    let now = app.now_ms();
+    live.chat_rate().allow(side, now)?;
+    let line = app
+        .store
+        .add_chat(&id, side, text, now)
+        .await?
+        .ok_or(ChatRefusal::Full)?;
+    live.tell(&ChatMessage {
+        kind: "chat",
+        line: &line,
+    });
+    Ok((StatusCode::CREATED, Json(line)))
+}
+
+/// `GET /api/games/{id}/chat`
+pub async fn lines(
+    State(app): State<Arc<AppState>>,
+    GameIdPath(id): GameIdPath,
+) -> Result<Json<Vec<Line>>, ApiError> {
+    app.game(&id).await?;
+    Ok(Json(app.store.chat(&id).await?))
+}

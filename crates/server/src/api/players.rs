@@ -1,0 +1,151 @@
+//! Players' pages and game lists: a player's ratings, rating history and results, the games
+//! of a player (or of the session's player) with filters, and the games being played now.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use morris_core::Variant;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::accounts::{PlayerId, UserName};
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::lobby_hub::PlayingView;
+use crate::session::Visitor;
+use crate::store::{Counts, GameSummary, HistoryFilter, HistoryPoint, PlayerResult, RatingRow};
+
+/// The query of a list of games.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct GamesQuery {
+    /// Only this variant.
+    #[serde(default, deserialize_with = "some_variant")]
+    pub variant: Option<Variant>,
+    /// Only games the player won, drew or lost.
+    #[serde(default)]
+    pub result: Option<PlayerResult>,
+    /// `playing` or `over`.
+    #[serde(default)]
+    pub status: Option<Status>,
+    /// Only games changed before this time (seconds since 1970), to page back.
+    #[serde(default)]
+    pub before: Option<i64>,
+    /// The most games (20 when absent, at most 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Whether listed games are played or over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Being played.
+    Playing,
+    /// Finished.
+    Over,
+}
+
+fn some_variant<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Variant>, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse().map(Some).map_err(serde::de::Error::custom)
+}
+
+/// The query of a request, or 400 with a JSON message.
+fn query(given: Result<Query<GamesQuery>, QueryRejection>) -> Result<GamesQuery, ApiError> {
+    given.map(|Query(q)| q).map_err(|e| {
+        let text = e.body_text();
+        let reason = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text);
+        ApiError::BadRequest(format!(
+            "the query does not fit: {}",
+            reason.chars().take(200).collect::<String>()
+        ))
+    })
+}
+
+impl GamesQuery {
+    fn filter(&self) -> HistoryFilter {
+        HistoryFilter {
+            variant: self.variant,
+            over: self.status.map(|s| s == Status::Over),
+            result: self.result,
+            people_only: false,
+            limit: self.limit.unwrap_or(20),
+            before: self.before,
+        }
+    }
+}
+
+/// A player's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerView {
+    /// The user name.
+    pub name: String,
+    /// When the player was first seen, in seconds since 1970.
+    pub created: i64,
+    /// A rating per variant and time class played.
+    pub ratings: Vec<RatingRow>,
+    /// The rating after each rated game, oldest first.
+    pub history: Vec<HistoryPoint>,
+    /// Wins, draws and losses against people.
+    pub counts: Counts,
+}
+
+async fn named(app: &AppState, name: &str) -> Result<(PlayerId, UserName, i64), ApiError> {
+    let missing = || {
+        ApiError::NotFound(format!(
+            "there is no player {}",
+            name.chars().take(20).collect::<String>()
+        ))
+    };
+    let name = UserName::new(name).map_err(|_| missing())?;
+    let row = app.store.player_named(name).await?.ok_or_else(missing)?;
+    let shown = row.name.ok_or_else(missing)?;
+    Ok((row.id, shown, row.created))
+}
+
+/// `GET /api/players/{name}`
+pub async fn player(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<PlayerView>, ApiError> {
+    let (id, name, created) = named(&app, &name).await?;
+    Ok(Json(PlayerView {
+        name: name.to_string(),
+        created,
+        ratings: app.store.ratings(id).await?,
+        history: app.store.history(id).await?,
+        counts: app.store.counts(id).await?,
+    }))
+}
+
+/// `GET /api/players/{name}/games`
+pub async fn player_games(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    given: Result<Query<GamesQuery>, QueryRejection>,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let query = query(given)?;
+    let (id, _, _) = named(&app, &name).await?;
+    Ok(Json(app.store.games(Some(id), query.filter()).await?))
+}
+
+/// `GET /api/session/games`: the games of the session's player, signed up or not.
+pub async fn my_games(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    given: Result<Query<GamesQuery>, QueryRejection>,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let query = query(given)?;
+    let Some(player) = visitor.player() else {
+        return Ok(Json(Vec::new()));
+    };
+    Ok(Json(app.store.games(Some(player), query.filter()).await?))
+}
+
+/// `GET /api/playing`: games between people being played now, newest first.
+pub async fn playing(State(app): State<Arc<AppState>>) -> Json<Vec<PlayingView>> {
+    Json(app.lobby.games_playing(50))
+}

@@ -1,0 +1,688 @@
+//! The lobby: open challenges, quick pairing, and the games between people being played.
+//!
+//! A pure domain: no I/O and no clock of its own (every call that needs the time is given
+//! it), so that tests drive it directly. A player's challenges and seeks live while the
+//! player is present (has the lobby open); when the last of their lobby connections closes
+//! they are withdrawn. Every collection is bounded.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use morris_core::{Color, Variant};
+use serde::Serialize;
+
+use crate::accounts::{PlayerId, UserName};
+use crate::clock::{Millis, TimeControl, TimeControlView};
+use crate::request::ColorChoice;
+
+/// The most open challenges in the lobby.
+pub const MAX_CHALLENGES: usize = 2000;
+/// The most open challenges of one player.
+pub const MAX_PER_PLAYER: usize = 3;
+/// The most players waiting for quick pairing.
+pub const MAX_SEEKS: usize = 10_000;
+/// The most games listed as being played.
+pub const MAX_PLAYING: usize = 10_000;
+
+/// How far apart two ratings may be for quick pairing when one of them has just arrived; the
+/// window widens by [`WIDEN_PER_SECOND`] for every second the other has waited.
+pub const FIRST_WINDOW: f64 = 150.0;
+/// See [`FIRST_WINDOW`].
+pub const WIDEN_PER_SECOND: f64 = 20.0;
+/// The widest window.
+pub const MAX_WINDOW: f64 = 800.0;
+
+/// Who is in the lobby: a player, their name once signed up, and their rating for what they
+/// ask to play.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entrant {
+    /// The player.
+    pub player: PlayerId,
+    /// Their user name; `None` for an anonymous player.
+    pub name: Option<UserName>,
+    /// Their rating in the variant and class asked for.
+    pub rating: f64,
+    /// Whether that rating is provisional.
+    pub provisional: bool,
+}
+
+/// What a challenge or a seek asks to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Terms {
+    /// The variant.
+    pub variant: Variant,
+    /// The time control (`None`: no clock).
+    pub clock: Option<TimeControl>,
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
+/// An open challenge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Challenge {
+    /// Its id in the lobby.
+    pub id: u64,
+    /// Who made it.
+    pub by: Entrant,
+    /// What it offers.
+    pub terms: Terms,
+    /// The colour the creator asked for.
+    pub color: ColorChoice,
+    /// The one player it is for, for a direct challenge.
+    pub to: Option<PlayerId>,
+    /// When it was made.
+    pub created: Millis,
+}
+
+/// Why the lobby refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LobbyRefusal {
+    /// The player does not have the lobby open.
+    NotPresent,
+    /// The player has as many challenges open as allowed.
+    TooManyChallenges,
+    /// The lobby holds as much as it may.
+    Full,
+    /// No such challenge (taken, withdrawn, or never made).
+    NoChallenge,
+    /// A player cannot accept their own challenge.
+    OwnChallenge,
+    /// A direct challenge for someone else.
+    NotForYou,
+    /// Rated games are for signed-up players with a clock.
+    RatedNeedsAccount,
+    /// A rated game needs a clock.
+    RatedNeedsClock,
+    /// A player cannot challenge themselves.
+    SelfChallenge,
+}
+
+impl fmt::Display for LobbyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LobbyRefusal::NotPresent => {
+                "open the lobby first: challenges live while their creator is in the lobby"
+            }
+            LobbyRefusal::TooManyChallenges => "you have as many challenges open as you may",
+            LobbyRefusal::Full => "the lobby is full: try again in a moment",
+            LobbyRefusal::NoChallenge => "this challenge is no longer open",
+            LobbyRefusal::OwnChallenge => "this is your own challenge",
+            LobbyRefusal::NotForYou => "this challenge is for another player",
+            LobbyRefusal::RatedNeedsAccount => "rated games are for signed-in players",
+            LobbyRefusal::RatedNeedsClock => "a rated game needs a clock",
+            LobbyRefusal::SelfChallenge => "you cannot challenge yourself",
+        })
+    }
+}
+
+impl std::error::Error for LobbyRefusal {}
+
+/// Two players to seat in a new game: who plays white and who black, on what terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pairing {
+    /// White.
+    pub white: Entrant,
+    /// Black.
+    pub black: Entrant,
+    /// The terms.
+    pub terms: Terms,
+}
+
+/// A player waiting for quick pairing.
+#[derive(Debug, Clone, PartialEq)]
+struct Seek {
+    by: Entrant,
+    terms: Terms,
+    since: Millis,
+}
+
+/// The lobby's state.
+#[derive(Debug, Default)]
+pub struct Lobby {
+    challenges: BTreeMap<u64, Challenge>,
+    seeks: Vec<Seek>,
+    present: HashMap<PlayerId, usize>,
+    next_id: u64,
+    /// Grows with every change of what the lobby shows.
+    pub version: u64,
+}
+
+impl Lobby {
+    /// A player opens the lobby (one more connection of theirs).
+    pub fn enter(&mut self, player: PlayerId) {
+        *self.present.entry(player).or_default() += 1;
+    }
+
+    /// A player's lobby connection closes; with their last one, their challenges and seeks
+    /// are withdrawn. Returns whether the lobby changed.
+    pub fn leave(&mut self, player: PlayerId) -> bool {
+        let Some(n) = self.present.get_mut(&player) else {
+            return false;
+        };
+        *n -= 1;
+        if *n > 0 {
+            return false;
+        }
+        self.present.remove(&player);
+        self.withdraw_all(player)
+    }
+
+    /// Whether a player has the lobby open.
+    pub fn is_present(&self, player: PlayerId) -> bool {
+        self.present.contains_key(&player)
+    }
+
+    fn withdraw_all(&mut self, player: PlayerId) -> bool {
+        let before = self.challenges.len() + self.seeks.len();
+        self.challenges.retain(|_, c| c.by.player != player);
+        self.seeks.retain(|s| s.by.player != player);
+        let changed = before != self.challenges.len() + self.seeks.len();
+        if changed {
+            self.version += 1;
+        }
+        changed
+    }
+
+    fn check_terms(by: &Entrant, terms: &Terms) -> Result<(), LobbyRefusal> {
+        if terms.rated && by.name.is_none() {
+            return Err(LobbyRefusal::RatedNeedsAccount);
+        }
+        if terms.rated && terms.clock.is_none() {
+            return Err(LobbyRefusal::RatedNeedsClock);
+        }
+        Ok(())
+    }
+
+    /// Opens a challenge. Returns its id.
+    ///
+    /// # Errors
+    ///
+    /// When the creator is not present, has too many open, the lobby is full, or the terms
+    /// are not possible for them.
+    pub fn challenge(
+        &mut self,
+        by: Entrant,
+        terms: Terms,
+        color: ColorChoice,
+        to: Option<PlayerId>,
+        now: Millis,
+    ) -> Result<u64, LobbyRefusal> {
+        if !self.is_present(by.player) {
+            return Err(LobbyRefusal::NotPresent);
+        }
+        if to == Some(by.player) {
+            return Err(LobbyRefusal::SelfChallenge);
+        }
+        Lobby::check_terms(&by, &terms)?;
+        if self
+            .challenges
+            .values()
+            .filter(|c| c.by.player == by.player)
+            .count()
+            >= MAX_PER_PLAYER
+        {
+            return Err(LobbyRefusal::TooManyChallenges);
+        }
+        if self.challenges.len() >= MAX_CHALLENGES {
+            return Err(LobbyRefusal::Full);
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        self.challenges.insert(
+            id,
+            Challenge {
+                id,
+                by,
+                terms,
+                color,
+                to,
+                created: now,
+            },
+        );
+        self.version += 1;
+        Ok(id)
+    }
+
+    /// Withdraws a player's own challenge.
+    ///
+    /// # Errors
+    ///
+    /// [`LobbyRefusal::NoChallenge`] when it is not theirs or not open.
+    pub fn withdraw(&mut self, player: PlayerId, id: u64) -> Result<(), LobbyRefusal> {
+        match self.challenges.get(&id) {
+            Some(c) if c.by.player == player => {
+                self.challenges.remove(&id);
+                self.version += 1;
+                Ok(())
+            }
+            _ => Err(LobbyRefusal::NoChallenge),
+        }
+    }
+
+    /// Accepts a challenge: it leaves the lobby and the two players are paired, the colours
+    /// given by the creator's choice (`coin` decides a random one).
+    ///
+    /// # Errors
+    ///
+    /// When the challenge is not open, is the player's own, is for someone else, or the
+    /// terms are not possible for the player.
+    pub fn accept(&mut self, by: Entrant, id: u64, coin: bool) -> Result<Pairing, LobbyRefusal> {
+        let c = self.challenges.get(&id).ok_or(LobbyRefusal::NoChallenge)?;
+        if c.by.player == by.player {
+            return Err(LobbyRefusal::OwnChallenge);
+        }
+        if c.to.is_some_and(|p| p != by.player) {
+            return Err(LobbyRefusal::NotForYou);
+        }
+        Lobby::check_terms(&by, &c.terms)?;
+        let c = self
+            .challenges
+            .remove(&id)
+            .ok_or(LobbyRefusal::NoChallenge)?;
+        self.version += 1;
+        let creator_white = match c.color {
+            ColorChoice::White => true,
+            ColorChoice::Black => false,
+            ColorChoice::Random => coin,
+        };
+        let (white, black) = if creator_white {
+            (c.by, by)
+        } else {
+            (by, c.by)
+        };
+        Ok(Pairing {
+            white,
+            black,
+            terms: c.terms,
+        })
+    }
+
+    /// The rating window of a seek that has waited since `since`.
+    fn window(since: Millis, now: Millis) -> f64 {
+        let waited = (now - since).max(0) as f64 / 1000.0;
+        (FIRST_WINDOW + WIDEN_PER_SECOND * waited).min(MAX_WINDOW)
+    }
+
+    /// A player asks for quick pairing: paired at once with the waiting player of the same
+    /// terms whose rating is closest, if one is close enough; otherwise they wait. A new seek
+    /// replaces the player's earlier one.
+    ///
+    /// # Errors
+    ///
+    /// When the player is not present, the pool is full, or the terms are not possible.
+    pub fn seek(
+        &mut self,
+        by: Entrant,
+        terms: Terms,
+        now: Millis,
+        coin: bool,
+    ) -> Result<Option<Pairing>, LobbyRefusal> {
+        if !self.is_present(by.player) {
+            return Err(LobbyRefusal::NotPresent);
+        }
+        Lobby::check_terms(&by, &terms)?;
+        self.seeks.retain(|s| s.by.player != by.player);
+        let best = self
+            .seeks
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.terms == terms)
+            .map(|(i, s)| (i, (s.by.rating - by.rating).abs(), s))
+            .filter(|(_, gap, s)| *gap <= Lobby::window(s.since, now))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _, _)| i);
+        if let Some(i) = best {
+            let other = self.seeks.remove(i);
+            self.version += 1;
+            let (white, black) = if coin { (other.by, by) } else { (by, other.by) };
+            return Ok(Some(Pairing {
+                white,
+                black,
+                terms,
+            }));
+        }
+        if self.seeks.len() >= MAX_SEEKS {
+            return Err(LobbyRefusal::Full);
+        }
+        self.seeks.push(Seek {
+            by,
+            terms,
+            since: now,
+        });
+        self.version += 1;
+        Ok(None)
+    }
+
+    /// Pairs waiting players whose windows have widened enough to meet, oldest first.
+    pub fn pair_waiting(&mut self, now: Millis, mut coin: impl FnMut() -> bool) -> Vec<Pairing> {
+        let mut pairings = Vec::new();
+        let mut i = 0;
+        while i < self.seeks.len() {
+            let a = &self.seeks[i];
+            let window = Lobby::window(a.since, now);
+            let partner = (i + 1..self.seeks.len())
+                .filter(|&j| self.seeks[j].terms == a.terms)
+                .map(|j| (j, (self.seeks[j].by.rating - a.by.rating).abs()))
+                .filter(|(j, gap)| *gap <= window.min(Lobby::window(self.seeks[*j].since, now)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .map(|(j, _)| j);
+            match partner {
+                Some(j) => {
+                    let b = self.seeks.remove(j);
+                    let a = self.seeks.remove(i);
+                    let terms = a.terms;
+                    let (white, black) = if coin() { (a.by, b.by) } else { (b.by, a.by) };
+                    pairings.push(Pairing {
+                        white,
+                        black,
+                        terms,
+                    });
+                }
+                None => i += 1,
+            }
+        }
+        if !pairings.is_empty() {
+            self.version += 1;
+        }
+        pairings
+    }
+
+    /// Withdraws a player's seek. Returns whether they had one.
+    pub fn cancel_seek(&mut self, player: PlayerId) -> bool {
+        let before = self.seeks.len();
+        self.seeks.retain(|s| s.by.player != player);
+        let changed = before != self.seeks.len();
+        if changed {
+            self.version += 1;
+        }
+        changed
+    }
+
+    /// Whether a player waits for quick pairing.
+    pub fn is_seeking(&self, player: PlayerId) -> bool {
+        self.seeks.iter().any(|s| s.by.player == player)
+    }
+
+    /// The open challenges that `viewer` may see (public ones, their own, and those made to
+    /// them), oldest first.
+    pub fn visible(&self, viewer: Option<PlayerId>) -> Vec<&Challenge> {
+        self.challenges
+            .values()
+            .filter(|c| {
+                c.to.is_none() || viewer.is_some_and(|v| c.to == Some(v) || c.by.player == v)
+            })
+            .collect()
+    }
+
+    /// How many wait for quick pairing, per time control.
+    pub fn waiting(&self) -> Vec<(Option<TimeControl>, usize)> {
+        let mut counts: BTreeMap<String, (Option<TimeControl>, usize)> = BTreeMap::new();
+        for s in &self.seeks {
+            let key = s.terms.clock.map_or_else(String::new, |c| c.to_string());
+            counts.entry(key).or_insert((s.terms.clock, 0)).1 += 1;
+        }
+        counts.into_values().collect()
+    }
+}
+
+/// A challenge as the lobby lists it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ChallengeView {
+    /// Its id.
+    pub id: u64,
+    /// The creator's user name, or `null` for an anonymous player.
+    pub by: Option<String>,
+    /// The creator's rating (rounded).
+    pub rating: i32,
+    /// Whether it is provisional.
+    pub provisional: bool,
+    /// The variant's name.
+    pub variant: &'static str,
+    /// The time control, if any.
+    pub clock: Option<TimeControlView>,
+    /// The time control written short (`3+2`), if any.
+    pub clock_text: Option<String>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The creator's colour: `white`, `black` or `random`.
+    pub color: &'static str,
+    /// Whether the challenge is for one player only.
+    pub direct: bool,
+    /// Whether the viewer made it.
+    pub mine: bool,
+}
+
+impl ChallengeView {
+    /// The view of a challenge for a viewer.
+    pub fn new(c: &Challenge, viewer: Option<PlayerId>) -> ChallengeView {
+        ChallengeView {
+            id: c.id,
+            by: c.by.name.as_ref().map(|n| n.as_str().to_owned()),
+            rating: c.by.rating.round() as i32,
+            provisional: c.by.provisional,
+            variant: c.terms.variant.name(),
+            clock: c.terms.clock.map(Into::into),
+            clock_text: c.terms.clock.map(|t| t.to_string()),
+            rated: c.terms.rated,
+            color: match c.color {
+                ColorChoice::White => "white",
+                ColorChoice::Black => "black",
+                ColorChoice::Random => "random",
+            },
+            direct: c.to.is_some(),
+            mine: viewer == Some(c.by.player),
+        }
+    }
+}
+
+/// The colour of a player in a pairing.
+pub fn color_of(p: &Pairing, player: PlayerId) -> Option<Color> {
+    if p.white.player == player {
+        Some(Color::White)
+    } else if p.black.player == player {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entrant(id: i64, rating: f64) -> Entrant {
+        Entrant {
+            player: PlayerId(id),
+            name: UserName::new(&format!("p{id}")).ok(),
+            rating,
+            provisional: false,
+        }
+    }
+
+    fn blitz(rated: bool) -> Terms {
+        Terms {
+            variant: Variant::Nine,
+            clock: Some(TimeControl::minutes(3, 2).unwrap()),
+            rated,
+        }
+    }
+
+    #[test]
+    fn a_challenge_is_accepted_once_and_colours_follow_the_choice() {
+        let mut lobby = Lobby::default();
+        lobby.enter(PlayerId(1));
+        let id = lobby
+            .challenge(entrant(1, 1500.0), blitz(true), ColorChoice::Black, None, 0)
+            .unwrap();
+        assert_eq!(lobby.visible(None).len(), 1);
+        assert_eq!(
+            lobby.accept(entrant(1, 1500.0), id, true).unwrap_err(),
+            LobbyRefusal::OwnChallenge
+        );
+        let p = lobby.accept(entrant(2, 1600.0), id, true).unwrap();
+        assert_eq!(p.white.player, PlayerId(2));
+        assert_eq!(p.black.player, PlayerId(1));
+        assert_eq!(
+            lobby.accept(entrant(3, 1600.0), id, true).unwrap_err(),
+            LobbyRefusal::NoChallenge
+        );
+    }
+
+    #[test]
+    fn challenges_vanish_when_their_creator_leaves() {
+        let mut lobby = Lobby::default();
+        assert_eq!(
+            lobby
+                .challenge(
+                    entrant(1, 1500.0),
+                    blitz(false),
+                    ColorChoice::Random,
+                    None,
+                    0
+                )
+                .unwrap_err(),
+            LobbyRefusal::NotPresent
+        );
+        lobby.enter(PlayerId(1));
+        lobby.enter(PlayerId(1));
+        lobby
+            .challenge(
+                entrant(1, 1500.0),
+                blitz(false),
+                ColorChoice::Random,
+                None,
+                0,
+            )
+            .unwrap();
+        assert!(!lobby.leave(PlayerId(1)), "one connection of two closed");
+        assert_eq!(lobby.visible(None).len(), 1);
+        assert!(lobby.leave(PlayerId(1)));
+        assert!(lobby.visible(None).is_empty());
+    }
+
+    #[test]
+    fn direct_challenges_are_seen_and_taken_by_their_player_only() {
+        let mut lobby = Lobby::default();
+        lobby.enter(PlayerId(1));
+        let id = lobby
+            .challenge(
+                entrant(1, 1500.0),
+                blitz(false),
+                ColorChoice::White,
+                Some(PlayerId(2)),
+                0,
+            )
+            .unwrap();
+        assert!(lobby.visible(None).is_empty());
+        assert!(lobby.visible(Some(PlayerId(3))).is_empty());
+        assert_eq!(lobby.visible(Some(PlayerId(2))).len(), 1);
+        assert_eq!(lobby.visible(Some(PlayerId(1))).len(), 1);
+        assert_eq!(
+            lobby.accept(entrant(3, 1500.0), id, false).unwrap_err(),
+            LobbyRefusal::NotForYou
+        );
+        assert!(lobby.accept(entrant(2, 1500.0), id, false).is_ok());
+    }
+
+    #[test]
+    fn rated_games_need_accounts_and_clocks_and_challenges_are_bounded() {
+        let mut lobby = Lobby::default();
+        lobby.enter(PlayerId(1));
+        let mut anon = entrant(1, 1500.0);
+        anon.name = None;
+        assert_eq!(
+            lobby
+                .challenge(anon, blitz(true), ColorChoice::White, None, 0)
+                .unwrap_err(),
+            LobbyRefusal::RatedNeedsAccount
+        );
+        let untimed = Terms {
+            clock: None,
+            ..blitz(true)
+        };
+        assert_eq!(
+            lobby
+                .challenge(entrant(1, 1500.0), untimed, ColorChoice::White, None, 0)
+                .unwrap_err(),
+            LobbyRefusal::RatedNeedsClock
+        );
+        for _ in 0..MAX_PER_PLAYER {
+            lobby
+                .challenge(
+                    entrant(1, 1500.0),
+                    blitz(false),
+                    ColorChoice::White,
+                    None,
+                    0,
+                )
+                .unwrap();
+        }
+        assert_eq!(
+            lobby
+                .challenge(
+                    entrant(1, 1500.0),
+                    blitz(false),
+                    ColorChoice::White,
+                    None,
+                    0
+                )
+                .unwrap_err(),
+            LobbyRefusal::TooManyChallenges
+        );
+    }
+
+    #[test]
+    fn quick_pairing_matches_close_ratings_and_widens_with_waiting() {
+        let mut lobby = Lobby::default();
+        for id in 1..=4 {
+            lobby.enter(PlayerId(id));
+        }
+        assert_eq!(
+            lobby
+                .seek(entrant(1, 1500.0), blitz(true), 0, true)
+                .unwrap(),
+            None
+        );
+        // Too far apart at first.
+        assert_eq!(
+            lobby
+                .seek(entrant(2, 1900.0), blitz(true), 1000, true)
+                .unwrap(),
+            None
+        );
+        // Another time control never matches.
+        let other = Terms {
+            clock: Some(TimeControl::minutes(1, 0).unwrap()),
+            ..blitz(true)
+        };
+        assert_eq!(
+            lobby.seek(entrant(3, 1510.0), other, 1000, true).unwrap(),
+            None
+        );
+        // The closest of the same terms is chosen.
+        let p = lobby
+            .seek(entrant(4, 1550.0), blitz(true), 2000, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.white.player, PlayerId(1));
+        assert_eq!(p.black.player, PlayerId(4));
+        // 1900 and nobody near: after waiting long enough, 1900 meets a newcomer of 1600.
+        lobby.enter(PlayerId(5));
+        assert_eq!(
+            lobby
+                .seek(entrant(5, 1600.0), blitz(true), 3000, true)
+                .unwrap(),
+            None,
+            "the window of player 5 is still narrow"
+        );
+        assert!(lobby.pair_waiting(4000, || true).is_empty());
+        let pairs = lobby.pair_waiting(3000 + 8000, || true);
+        assert_eq!(pairs.len(), 1);
+        let p = &pairs[0];
+        let ids = [p.white.player, p.black.player];
+        assert!(ids.contains(&PlayerId(2)) && ids.contains(&PlayerId(5)));
+        assert!(lobby.is_seeking(PlayerId(3)));
+        assert!(lobby.leave(PlayerId(3)));
+        assert!(!lobby.is_seeking(PlayerId(3)));
+    }
+}

@@ -1,0 +1,747 @@
+// The site around the board: the session and account dialog, the lobby page (quick
+// pairing, challenges, games being played), players' pages with their rating chart, and the
+// parts of a game between people beside the board (clocks, presence, abort, claim, rematch,
+// chat). Everything the server or a player wrote goes in as textContent.
+
+import { api, setCsrf } from './api.js';
+import { formatClock, isLow, timeLeft, warnLow } from './clock.js';
+import { play as playSound } from './sound.js';
+import { loadSettings } from './settings.js';
+import { h } from './panels.js';
+import { t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** The session: `{player, name, csrf}`. */
+export const session = { player: null, name: null, csrf: '' };
+
+let showError = (message) => console.warn(message);
+let describe = (err) => err.message;
+let navigate = (path) => {
+  history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+};
+
+/** A link inside the page that the router follows without a reload. */
+function link(path, text, className = '') {
+  const a = h('a', className, text);
+  a.href = path;
+  a.addEventListener('click', (e) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(path);
+  });
+  return a;
+}
+
+async function loadSession() {
+  const s = await api.session();
+  Object.assign(session, s);
+  setCsrf(s.csrf);
+  renderAccount();
+}
+
+// ----- the account button and dialog -----
+
+function renderAccount() {
+  const button = $('btn-account');
+  if (!button) return;
+  button.textContent = session.name ? session.name : t('site.sign_in');
+  button.title = session.name ? t('site.account_title', { name: session.name }) : t('site.sign_in');
+}
+
+function accountDialog() {
+  let dialog = $('account');
+  if (dialog) return dialog;
+  dialog = document.createElement('dialog');
+  dialog.id = 'account';
+  document.body.append(dialog);
+  return dialog;
+}
+
+function field(label, name, type, autocomplete) {
+  const row = h('label', 'row');
+  row.append(h('span', '', label));
+  const input = document.createElement('input');
+  Object.assign(input, { name, type, autocomplete, required: true });
+  row.append(input);
+  return { row, input };
+}
+
+function openAccount() {
+  const dialog = accountDialog();
+  const form = h('form', 'game-form');
+  const error = h('p', 'dialog-error');
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const fail = (err) => {
+    error.textContent = describe(err);
+    error.hidden = false;
+  };
+  const actions = h('div', 'actions');
+  const close = h('button', '', t('export.close'));
+  close.type = 'button';
+  close.addEventListener('click', () => dialog.close());
+  if (session.name) {
+    form.append(h('h2', '', t('site.account_title', { name: session.name })));
+    const mine = link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page'));
+    mine.addEventListener('click', () => dialog.close());
+    form.append(mine);
+    const old = field(t('site.password_old'), 'old', 'password', 'current-password');
+    const next = field(t('site.password_new'), 'new', 'password', 'new-password');
+    form.append(old.row, next.row, error);
+    const change = h('button', 'small', t('site.password_change'));
+    change.type = 'submit';
+    const out = h('button', 'danger', t('site.sign_out'));
+    out.type = 'button';
+    out.addEventListener('click', async () => {
+      try {
+        await api.signOut();
+        await loadSession();
+        dialog.close();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await api.password(old.input.value, next.input.value);
+        dialog.close();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    actions.append(close, out, change);
+  } else {
+    form.append(h('h2', '', t('site.sign_in')));
+    form.append(h('p', 'fine', t('site.anonymous_note')));
+    const name = field(t('site.user_name'), 'name', 'text', 'username');
+    name.input.maxLength = 20;
+    const password = field(t('site.password'), 'password', 'password', 'current-password');
+    password.input.maxLength = 128;
+    form.append(name.row, password.row, error);
+    const up = h('button', '', t('site.sign_up'));
+    up.type = 'button';
+    up.id = 'account-sign-up';
+    const inBtn = h('button', 'primary', t('site.sign_in'));
+    inBtn.type = 'submit';
+    inBtn.id = 'account-sign-in';
+    const go = async (call) => {
+      try {
+        await call(name.input.value.trim(), password.input.value);
+        await loadSession();
+        dialog.close();
+      } catch (err) {
+        fail(err);
+      }
+    };
+    up.addEventListener('click', () => go(api.signUp));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      go(api.signIn);
+    });
+    actions.append(close, up, inBtn);
+  }
+  form.append(actions);
+  dialog.replaceChildren(form);
+  dialog.showModal();
+}
+
+// ----- pages of the site: the lobby and players' pages -----
+
+let page = null; // the section shown instead of the board, if any
+let lobbySocket = null;
+
+function showPage(section) {
+  leavePage();
+  page = section;
+  document.querySelector('main.layout').hidden = true;
+  document.body.insertBefore(section, document.querySelector('main.layout'));
+}
+
+/** Leaves a page of the site (the board is shown again). */
+export function leavePage() {
+  lobbySocket?.close();
+  lobbySocket = null;
+  page?.remove();
+  page = null;
+  const main = document.querySelector('main.layout');
+  if (main) main.hidden = false;
+}
+
+/** Shows the page of a path of the site; false for a path that is not one. */
+export async function siteRoute(path) {
+  if (path === '/lobby') {
+    showLobby();
+    return true;
+  }
+  const m = /^\/@\/([^/]+)\/?$/.exec(path);
+  if (m) {
+    await showPlayer(decodeURIComponent(m[1]));
+    return true;
+  }
+  leavePage();
+  return false;
+}
+
+const clockText = (c) => (c ? c.text ?? c : t('site.no_clock'));
+const presetText = (p) => `${Math.round(p.base / 60)}+${p.increment}`;
+
+function showLobby() {
+  const section = h('section', 'card site-page lobby');
+  section.id = 'lobby';
+  section.append(h('h2', '', t('site.lobby')));
+  const quick = h('div', 'quick');
+  quick.setAttribute('aria-label', t('site.quick'));
+  const waiting = h('p', 'fine');
+  const cancel = h('button', 'small', t('site.quick_cancel'));
+  cancel.type = 'button';
+  cancel.hidden = true;
+  cancel.addEventListener('click', () => api.cancelQuick().catch((err) => showError(describe(err))));
+  section.append(h('h3', '', t('site.quick')), quick, waiting, cancel);
+
+  const form = challengeForm();
+  section.append(h('h3', '', t('site.challenge_new')), form);
+  const challenges = h('ul', 'challenges');
+  challenges.id = 'challenges';
+  section.append(h('h3', '', t('site.challenges')), challenges);
+  const playing = h('ul', 'playing');
+  playing.id = 'playing';
+  section.append(h('h3', '', t('site.playing')), playing);
+  const mine = h('p');
+  mine.append(link('/', t('top.new')));
+  if (session.name) {
+    mine.append(' · ', link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page')));
+  }
+  section.append(mine);
+  showPage(section);
+
+  const render = (lobby) => {
+    // The buttons stay as they are while the lobby changes: a click is never lost to a redraw.
+    const drawn = [...quick.children].map((b) => b.dataset.clock).join(' ');
+    if (drawn !== lobby.presets.map(presetText).join(' ')) quick.replaceChildren();
+    for (const p of quick.children.length ? [] : lobby.presets) {
+      const b = h('button', 'quick-button', presetText(p));
+      b.type = 'button';
+      b.dataset.clock = presetText(p);
+      b.addEventListener('click', async () => {
+        try {
+          const answer = await api.quick(presetText(p));
+          if (answer.game) navigate(`/g/${encodeURIComponent(answer.game)}`);
+        } catch (err) {
+          showError(describe(err));
+        }
+      });
+      quick.append(b);
+    }
+    cancel.hidden = !lobby.seeking;
+    waiting.textContent = lobby.seeking ? t('site.quick_waiting') : '';
+    challenges.replaceChildren();
+    if (!lobby.challenges.length) challenges.append(h('li', 'fine', t('site.challenges_none')));
+    for (const c of lobby.challenges) {
+      const li = h('li', 'challenge');
+      const who = c.by ?? t('site.anonymous');
+      const rating = `${c.rating}${c.provisional ? '?' : ''}`;
+      const terms = [
+        t(`variant.${c.variant}`),
+        clockText(c.clock_text),
+        c.rated ? t('site.rated') : t('site.casual'),
+        t(`site.color_${c.color}`),
+      ];
+      if (c.direct) terms.push(t('site.direct'));
+      li.append(h('span', 'who', `${who} (${rating})`), h('span', 'terms', terms.join(' · ')));
+      const b = h('button', c.mine ? 'small' : 'small primary', c.mine ? t('site.withdraw') : t('site.accept'));
+      b.type = 'button';
+      b.addEventListener('click', async () => {
+        try {
+          if (c.mine) await api.withdraw(c.id);
+          else {
+            const answer = await api.accept(c.id);
+            navigate(`/g/${encodeURIComponent(answer.game)}`);
+          }
+        } catch (err) {
+          showError(describe(err));
+        }
+      });
+      li.append(b);
+      challenges.append(li);
+    }
+    playing.replaceChildren();
+    if (!lobby.playing.length) playing.append(h('li', 'fine', t('site.playing_none')));
+    for (const g of lobby.playing) {
+      const li = h('li');
+      const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
+      li.append(link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link'));
+      li.append(h('span', 'terms', ` ${t(`variant.${g.variant}`)} · ${clockText(g.clock)}`));
+      playing.append(li);
+    }
+  };
+  const connect = () => {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${scheme}//${location.host}/api/lobby/ws`, ['morris']);
+    lobbySocket = ws;
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (msg.type === 'lobby') render(msg);
+      if (msg.type === 'paired') navigate(`/g/${encodeURIComponent(msg.game)}`);
+    };
+    ws.onclose = () => {
+      if (lobbySocket === ws) setTimeout(() => lobbySocket === ws && connect(), 2000);
+    };
+  };
+  connect();
+}
+
+function challengeForm() {
+  const form = h('form', 'challenge-form');
+  const select = (name, options) => {
+    const s = document.createElement('select');
+    s.name = name;
+    for (const [value, text] of options) {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      s.append(o);
+    }
+    return s;
+  };
+  const variant = select('variant', ['nine', 'six', 'three', 'twelve', 'morabaraba', 'lasker'].map((v) => [v, t(`variant.${v}`)]));
+  const clock = select('clock', [
+    ...['1+0', '3+2', '5+3', '10+5', '15+10'].map((c) => [c, c]),
+    ['1d', t('site.days', { days: 1 })],
+    ['3d', t('site.days', { days: 3 })],
+    ['none', t('site.no_clock')],
+  ]);
+  const color = select('color', [['random', t('color.random')], ['white', t('color.white')], ['black', t('color.black')]]);
+  const rated = document.createElement('input');
+  rated.type = 'checkbox';
+  rated.name = 'rated';
+  rated.checked = Boolean(session.name);
+  const ratedLabel = h('label', 'check');
+  ratedLabel.append(rated, ' ', t('site.rated'));
+  const to = document.createElement('input');
+  to.name = 'to';
+  to.maxLength = 20;
+  to.placeholder = t('site.to_player');
+  to.setAttribute('aria-label', t('site.to_player'));
+  const submit = h('button', 'primary small', t('site.challenge_make'));
+  submit.type = 'submit';
+  form.append(variant, clock, color, ratedLabel, to, submit);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const terms = { variant: variant.value, rated: rated.checked, color: color.value };
+    if (clock.value !== 'none') terms.clock = clock.value;
+    if (to.value.trim()) terms.to = to.value.trim();
+    try {
+      await api.challenge(terms);
+    } catch (err) {
+      showError(describe(err));
+    }
+  });
+  return form;
+}
+
+/**
+ * The rating history as an inline SVG line: one point per rated game, oldest left.
+ * @param {{rating: number}[]} history
+ */
+export function chartPoints(history, width, height) {
+  if (!history.length) return '';
+  const ratings = history.map((p) => p.rating);
+  const lo = Math.min(...ratings) - 20;
+  const hi = Math.max(...ratings) + 20;
+  const x = (i) => (history.length === 1 ? width / 2 : (i * width) / (history.length - 1));
+  const y = (r) => height - ((r - lo) * height) / (hi - lo);
+  return history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+async function showPlayer(name) {
+  const section = h('section', 'card site-page player-page');
+  section.id = 'player-page';
+  showPage(section);
+  let player;
+  try {
+    player = await api.player(name);
+  } catch (err) {
+    section.append(h('p', '', describe(err)));
+    return;
+  }
+  section.append(h('h2', '', player.name));
+  const c = player.counts;
+  section.append(h('p', 'counts', t('site.counts', { wins: c.wins, draws: c.draws, losses: c.losses })));
+  const ratings = h('ul', 'ratings');
+  if (!player.ratings.length) ratings.append(h('li', 'fine', t('site.no_ratings')));
+  for (const r of player.ratings) {
+    const text = `${t(`variant.${r.variant}`)} · ${t(`site.class_${r.class}`)}: ${Math.round(r.rating.rating)}${r.provisional ? ` (${t('site.provisional')})` : ''} · ${t('site.games', { count: r.games })}`;
+    ratings.append(h('li', '', text));
+  }
+  section.append(h('h3', '', t('site.ratings')), ratings);
+  if (player.history.length) {
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', '0 0 400 120');
+    svg.setAttribute('class', 'rating-chart');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', t('site.chart'));
+    const line = document.createElementNS(SVG, 'polyline');
+    line.setAttribute('points', chartPoints(player.history, 400, 120));
+    line.setAttribute('class', 'rating-line');
+    svg.append(line);
+    section.append(svg);
+  }
+  const filters = h('form', 'filters');
+  const variant = document.createElement('select');
+  variant.name = 'variant';
+  for (const v of ['', 'nine', 'six', 'three', 'twelve', 'morabaraba', 'lasker']) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v ? t(`variant.${v}`) : t('site.all_variants');
+    variant.append(o);
+  }
+  const result = document.createElement('select');
+  result.name = 'result';
+  for (const v of ['', 'win', 'draw', 'loss']) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v ? t(`site.result_${v}`) : t('site.all_results');
+    result.append(o);
+  }
+  filters.append(variant, result);
+  const list = h('ul', 'games');
+  section.append(h('h3', '', t('site.games_title')), filters, list);
+  const load = async () => {
+    const q = new URLSearchParams();
+    if (variant.value) q.set('variant', variant.value);
+    if (result.value) q.set('result', result.value);
+    const query = q.toString() ? `?${q}` : '';
+    try {
+      const games = await api.playerGames(player.name, query);
+      list.replaceChildren();
+      if (!games.length) list.append(h('li', 'fine', t('site.games_none')));
+      for (const g of games) {
+        const li = h('li');
+        const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
+        li.append(link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link'));
+        const bits = [t(`variant.${g.variant}`), clockText(g.clock), g.result ?? t('site.playing_now')];
+        li.append(h('span', 'terms', ` ${bits.join(' · ')}`));
+        list.append(li);
+      }
+    } catch (err) {
+      showError(describe(err));
+    }
+  };
+  variant.addEventListener('change', load);
+  result.addEventListener('change', load);
+  await load();
+}
+
+// ----- the game between people, beside the board -----
+
+const table = {
+  game: null,
+  received: 0,
+  you: null,
+  token: null,
+  presence: null,
+  chatOff: false,
+  ticker: null,
+};
+
+function clockElement(bar) {
+  let el = bar.querySelector('.clock');
+  if (!el) {
+    el = h('div', 'clock');
+    el.setAttribute('role', 'timer');
+    bar.append(el);
+  }
+  return el;
+}
+
+/** The games and sides whose low clock was sounded already. */
+const lowWarned = new Set();
+
+/** Draws both clocks in the player bars as they stand now. */
+export function drawClocks() {
+  const g = table.game;
+  for (const bar of [$('player-top'), $('player-bottom')]) {
+    if (!bar) continue;
+    const old = bar.querySelector('.clock');
+    if (!g?.clock) {
+      old?.remove();
+      continue;
+    }
+    const color = bar.dataset.color;
+    const left = timeLeft(g.clock, Date.now() - table.received)[color];
+    const el = clockElement(bar);
+    el.textContent = formatClock(left);
+    el.classList.toggle('running', g.clock.running === color);
+    const low = g.status === 'playing' && isLow(left, g.clock.control);
+    el.classList.toggle('low', low);
+    if (warnLow(lowWarned, g.id, table.you, color, low)) playSound('low', loadSettings().sound);
+    el.setAttribute('aria-label', t('site.clock_of', { side: t(`color.${color}`), time: formatClock(left) }));
+  }
+}
+
+function card() {
+  let el = $('table-card');
+  if (!el) {
+    el = h('section', 'card table-card');
+    el.id = 'table-card';
+    const side = document.querySelector('aside.side');
+    side?.insertBefore(el, $('controls')?.nextSibling ?? null);
+  }
+  return el;
+}
+
+function act(call) {
+  call().then(
+    (game) => game && gameChanged(game, table.you, table.token),
+    (err) => showError(describe(err)),
+  );
+}
+
+function renderTable() {
+  const g = table.game;
+  const el = card();
+  const seat = table.you === 'white' || table.you === 'black';
+  el.hidden = !g || g.opponent !== 'friend';
+  if (el.hidden) return;
+  el.replaceChildren();
+  const opponent = seat ? (table.you === 'white' ? 'black' : 'white') : null;
+  if (table.presence && opponent) {
+    const here = table.presence.connected[opponent];
+    const line = h('p', `presence ${here ? 'here' : 'gone'}`, here ? t('site.opponent_here') : t('site.opponent_gone'));
+    el.append(line);
+    const claimAt = table.presence.claim_at[opponent];
+    if (!here && claimAt && g.status === 'playing') {
+      const wait = claimAt - table.presence.now - (Date.now() - table.presenceAt);
+      if (wait > 0) {
+        el.append(h('p', 'fine countdown', t('site.claim_in', { seconds: Math.ceil(wait / 1000) })));
+      } else {
+        const win = h('button', 'small primary', t('site.claim_win'));
+        const draw = h('button', 'small', t('site.claim_draw'));
+        win.addEventListener('click', () => act(() => api.claim(g.id, table.token, 'win')));
+        draw.addEventListener('click', () => act(() => api.claim(g.id, table.token, 'draw')));
+        el.append(win, draw);
+      }
+    }
+  }
+  if (seat && g.status === 'playing') {
+    // Plies alternate: on one's turn with two plies played, one's own last ply was answered.
+    const answered = g.moves.length >= 2 && g.turn === table.you;
+    if (g.takeback_offer && g.takeback_offer !== table.you) {
+      el.append(h('p', '', t('site.takeback_offered')));
+      const yes = h('button', 'small primary', t('draw.accept'));
+      const no = h('button', 'small', t('draw.decline'));
+      yes.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'accept')));
+      no.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'decline')));
+      el.append(yes, no);
+    } else if (g.takeback_offer === table.you) {
+      el.append(h('p', 'fine', t('site.takeback_sent')));
+    } else if (answered) {
+      const b = h('button', 'small', t('site.takeback_ask'));
+      b.type = 'button';
+      b.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'offer')));
+      el.append(b);
+    }
+  }
+  if (seat && g.abortable) {
+    const b = h('button', 'small', t('site.abort'));
+    b.type = 'button';
+    b.addEventListener('click', () => act(() => api.abort(g.id, table.token)));
+    el.append(b);
+  }
+  if (g.ratings && table.you && g.ratings[table.you]) {
+    const r = g.ratings[table.you];
+    const diff = r.after - r.before;
+    el.append(h('p', 'rating-change', t('site.rating_change', { before: r.before, after: r.after, diff: diff >= 0 ? `+${diff}` : `${diff}` })));
+  }
+  if (seat && g.status === 'over') {
+    if (g.next_game) {
+      el.append(link(`/g/${encodeURIComponent(g.next_game)}`, t('site.rematch_open'), 'rematch-link'));
+    } else if (g.rematch_offer && g.rematch_offer !== table.you) {
+      el.append(h('p', '', t('site.rematch_offered')));
+      const yes = h('button', 'small primary', t('draw.accept'));
+      const no = h('button', 'small', t('draw.decline'));
+      yes.addEventListener('click', () => act(() => api.rematch(g.id, table.token, 'accept')));
+      no.addEventListener('click', () => act(() => api.rematch(g.id, table.token, 'decline')));
+      el.append(yes, no);
+    } else if (!g.rematch_offer) {
+      const b = h('button', 'small primary', t('site.rematch'));
+      b.addEventListener('click', () => act(() => api.rematch(g.id, table.token, 'offer')));
+      el.append(b);
+    } else {
+      el.append(h('p', 'fine', t('site.rematch_sent')));
+    }
+  }
+  // The chat: players write, spectators read; each may switch it off.
+  const head = h('div', 'card-head');
+  head.append(h('h2', '', t('site.chat')));
+  const toggle = h('button', 'small', table.chatOff ? t('site.chat_on') : t('site.chat_off'));
+  toggle.type = 'button';
+  toggle.addEventListener('click', () => {
+    table.chatOff = !table.chatOff;
+    try {
+      localStorage.setItem('morris.chat_off', table.chatOff ? '1' : '');
+    } catch {
+      /* storage disabled: the choice lasts for this page */
+    }
+    renderTable();
+  });
+  head.append(toggle);
+  el.append(head);
+  if (table.chatOff) return;
+  const lines = h('ol', 'chat-lines');
+  lines.id = 'chat-lines';
+  for (const line of table.lines ?? []) lines.append(chatLine(line));
+  el.append(lines);
+  if (seat) {
+    const form = h('form', 'chat-form');
+    const input = document.createElement('input');
+    input.maxLength = 140;
+    input.setAttribute('aria-label', t('site.chat_say'));
+    input.placeholder = t('site.chat_say');
+    const send = h('button', 'small', t('site.chat_send'));
+    send.type = 'submit';
+    form.append(input, send);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      try {
+        await api.say(g.id, table.token, text);
+        input.value = '';
+      } catch (err) {
+        showError(describe(err));
+      }
+    });
+    el.append(form);
+  } else {
+    el.append(h('p', 'fine', t('site.chat_spectator')));
+  }
+}
+
+function chatLine(line) {
+  return h('li', `chat-line ${line.side}`, `${t(`color.${line.side}`)}: ${line.text}`);
+}
+
+/** Takes every GAME object the board shows. */
+export function gameChanged(game, you, token) {
+  const first = table.game?.id !== game.id;
+  if (!first && table.game && game.version < table.game.version) return;
+  table.game = game;
+  table.received = Date.now();
+  table.you = you;
+  table.token = token;
+  if (first) {
+    table.lines = [];
+    table.presence = null;
+    if (game.opponent === 'friend') {
+      api.chat(game.id).then((lines) => {
+        if (table.game?.id === game.id) {
+          table.lines = lines;
+          renderTable();
+        }
+      }, () => {});
+    }
+  }
+  drawClocks();
+  renderTable();
+}
+
+/** Takes every message of the game's WebSocket other than the game itself. */
+export function gameEvent(msg) {
+  if (msg.type === 'presence') {
+    table.presence = msg;
+    table.presenceAt = Date.now();
+    renderTable();
+  } else if (msg.type === 'chat') {
+    table.lines = [...(table.lines ?? []), msg].slice(-200);
+    const list = $('chat-lines');
+    if (list) list.append(chatLine(msg));
+    else renderTable();
+  }
+}
+
+/** Lists the games being played now in the new-game dialog, the home page's first view. */
+async function listPlaying(dialog) {
+  let box = dialog.querySelector('.home-playing');
+  if (!box) {
+    box = h('div', 'home-playing');
+    dialog.querySelector('form')?.append(box);
+  }
+  let games = [];
+  try {
+    games = await api.playing();
+  } catch {
+    games = [];
+  }
+  box.replaceChildren();
+  const head = h('p', 'fine');
+  head.append(link('/lobby', t('site.lobby'), 'lobby-link'), ` · ${t('site.playing')}`);
+  box.append(head);
+  const list = h('ul', 'playing');
+  if (!games.length) list.append(h('li', 'fine', t('site.playing_none')));
+  for (const g of games.slice(0, 5)) {
+    const li = h('li');
+    const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
+    const a = link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link');
+    a.addEventListener('click', () => dialog.close());
+    li.append(a, h('span', 'terms', ` ${t(`variant.${g.variant}`)} · ${clockText(g.clock)}`));
+    list.append(li);
+  }
+  box.append(list);
+}
+
+/** Starts the site's parts: the session, the account button, the clocks' ticking. */
+export async function initSite(options) {
+  showError = options.showError ?? showError;
+  describe = options.describe ?? describe;
+  try {
+    table.chatOff = localStorage.getItem('morris.chat_off') === '1';
+  } catch {
+    table.chatOff = false;
+  }
+  const top = document.querySelector('header.topbar');
+  const lobby = link('/lobby', t('site.lobby'), 'lobby-link');
+  lobby.id = 'lobby-link';
+  const account = h('button', 'account', t('site.sign_in'));
+  account.id = 'btn-account';
+  account.type = 'button';
+  account.addEventListener('click', openAccount);
+  top?.insertBefore(lobby, $('btn-new'));
+  top?.insertBefore(account, $('btn-new'));
+  const newGame = $('new-game');
+  if (newGame) {
+    new MutationObserver(() => {
+      if (newGame.open) listPlaying(newGame);
+    }).observe(newGame, { attributes: true, attributeFilter: ['open'] });
+  }
+  table.ticker = setInterval(() => {
+    drawClocks();
+    if (table.presence && table.game?.status === 'playing') {
+      const c = document.querySelector('#table-card .countdown');
+      if (c) renderTable();
+    }
+  }, 200);
+  try {
+    await loadSession();
+  } catch (err) {
+    showError(describe(err));
+  }
+}
+
+/** Sets the texts of the site's parts again in the language in use. */
+export function retranslateSite() {
+  renderAccount();
+  const lobby = $('lobby-link');
+  if (lobby) lobby.textContent = t('site.lobby');
+  if (table.game) renderTable();
+}
