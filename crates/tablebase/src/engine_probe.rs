@@ -61,7 +61,9 @@ impl EngineTables {
     /// moving-phase tables in the background as [`EngineTables::open_building`] does.
     #[must_use]
     pub fn with_background(mut self, options: BackgroundOptions) -> EngineTables {
-        self.background = Some(Background::new(&self.dir, options));
+        if background_allowed() {
+            self.background = Some(Background::new(&self.dir, options));
+        }
         self
     }
 
@@ -72,7 +74,9 @@ impl EngineTables {
     /// once as [`EngineTables::open`] does). Probes answer from whatever is built meanwhile, and
     /// each sector is used as soon as its file is there. What the build does is said through
     /// [`Probe::take_news`] (and `options.on_news`); another process building the same
-    /// variant in the folder is left to it.
+    /// variant in the folder is left to it. With the environment variable
+    /// [`NO_BACKGROUND_ENV`] set to `0` nothing is built in the background, and the folder
+    /// is opened as [`EngineTables::open`] opens it.
     ///
     /// # Errors
     ///
@@ -81,8 +85,11 @@ impl EngineTables {
         dir: impl Into<PathBuf>,
         options: BackgroundOptions,
     ) -> Result<EngineTables, TbError> {
-        // The 3-3 sector comes with the rest, in the background.
         let dir = dir.into();
+        if !background_allowed() {
+            return EngineTables::open(dir);
+        }
+        // The 3-3 sector comes with the rest, in the background.
         std::fs::create_dir_all(&dir).map_err(|e| TbError::io(&dir, e))?;
         let background = Some(Background::new(&dir, options));
         Ok(EngineTables {
@@ -189,6 +196,16 @@ fn holds_placing(dir: &Path) -> bool {
                     .parse::<Sector>()
                     .is_ok_and(|s| !s.is_moving())
         })
+}
+
+/// The environment variable that, set to `0`, keeps the engine, `morris serve` and `morris
+/// play` from building tables in the background (for test runs and machines whose disk is
+/// spoken for).
+pub const NO_BACKGROUND_ENV: &str = "MORRIS_BUILD_TABLES";
+
+/// Whether background builds are allowed: unless [`NO_BACKGROUND_ENV`] is `0`.
+fn background_allowed() -> bool {
+    std::env::var_os(NO_BACKGROUND_ENV).is_none_or(|v| v != "0")
 }
 
 /// [`open_tablebase`] with the moving-phase tables of at most `max_pieces` pieces built in the
