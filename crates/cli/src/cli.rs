@@ -56,6 +56,9 @@ enum Command {
     /// Measures the engine against the tablebases: the share of its plies that throw away
     /// value, by phase and pieces; the last line is `accuracy P% lost-value N of M`.
     Accuracy(crate::accuracy::AccuracyArgs),
+    /// Fits the evaluation's weights to positions labelled by the tablebases (logistic
+    /// tuning) and writes them as a weights file.
+    Tune(crate::tune::TuneArgs),
     /// Tablebases: build, plan, stats, probe, verify.
     #[command(subcommand)]
     Tb(crate::tb::TbCommand),
@@ -205,6 +208,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Bench { depth } => crate::bench::run(depth, &mut out)?,
         Command::Match(args) => crate::matches::run(&args, &mut out)?,
         Command::Accuracy(args) => crate::accuracy::run(&args, &mut out)?,
+        Command::Tune(args) => crate::tune::run(&args, &mut out)?,
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
         Command::Convert(args) => crate::convert::run(&args, &mut out)?,

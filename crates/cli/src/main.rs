@@ -13,6 +13,7 @@ mod play;
 mod position_args;
 mod serve;
 mod tb;
+mod tune;
 
 use std::process::ExitCode;
 

@@ -9,6 +9,8 @@ use clap::Args;
 use morris_engine::Probe;
 use morris_play::{Engine, MAX_LEVEL, MIN_LEVEL, Settings, Sides};
 
+use morris_tablebase::BackgroundOptions;
+
 use crate::cli::Failure;
 use crate::position_args::PositionArgs;
 
@@ -34,29 +36,21 @@ pub struct PlayArgs {
     /// The seed of the computer's choices among equal plies (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
-    /// A folder of tablebase files for the computer and the hints (default: the data folder,
-    /// when it holds tables).
+    /// A folder of tablebase files for the computer and the hints (default: the data folder);
+    /// the moving-phase tables of up to ten pieces are built there in the background on first
+    /// use.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
 }
 
-/// The tables of `--tablebases`, or of the data folder when it holds some.
+/// The tables of `--tablebases`, or of the data folder; the small endgame tables are built
+/// there in the background on first use.
 fn tables(dir: Option<&PathBuf>) -> Result<Option<Arc<dyn Probe>>, Failure> {
     let (dir, asked) = match dir {
         Some(d) => (d.clone(), true),
         None => (morris_tablebase::default_dir(), false),
     };
-    if !asked {
-        let holds = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with(".mtb"));
-        if !holds {
-            return Ok(None);
-        }
-    }
-    match morris_tablebase::open_tablebase(&dir) {
+    match morris_tablebase::open_tablebase_building(&dir, BackgroundOptions::PIECES) {
         Ok(t) => Ok(Some(t)),
         Err(e) if asked => Err(Failure(format!(
             "cannot open the tablebases in {}: {e}",

@@ -2,9 +2,12 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use morris_server::{Config, Limits, default_db_path, init_logging, open, serve};
+
+use morris_tablebase::{BackgroundOptions, EngineTables};
 
 use crate::cli::Failure;
 
@@ -19,7 +22,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
     /// A folder of tablebase files that the computer player, hints and analyses probe
-    /// (created if missing, with the 3-against-3 endgame of nine built in it).
+    /// [default: the data folder]; created if missing, with the moving-phase tables of up to
+    /// ten pieces built in it in the background on first use.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
     /// Games one address may create per minute (0: no limit).
@@ -50,14 +54,26 @@ pub struct ServeArgs {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
     let mut config = Config::new(args.addr, args.db.unwrap_or_else(default_db_path));
-    if let Some(dir) = &args.tablebases {
-        let tablebase = morris_tablebase::open_tablebase(dir).map_err(|e| {
-            Failure(format!(
+    // The data folder unless another is given; the small endgame tables are built there in
+    // the background on first use, and what the build does is logged.
+    let (dir, asked) = match &args.tablebases {
+        Some(d) => (d.clone(), true),
+        None => (morris_tablebase::default_dir(), false),
+    };
+    let background = BackgroundOptions {
+        on_news: Some(Box::new(|news: &str| eprintln!("tablebase: {news}"))),
+        ..BackgroundOptions::default()
+    };
+    match EngineTables::open_building(&dir, background) {
+        Ok(tables) => config.tablebase = Some(Arc::new(tables)),
+        Err(e) if asked => {
+            return Err(Failure(format!(
                 "cannot open the tablebases in {}: {e}",
                 dir.display()
-            ))
-        })?;
-        config.tablebase = Some(tablebase);
+            )));
+        }
+        // The data folder's tables are a bonus: without them the engine searches.
+        Err(e) => eprintln!("tablebase: cannot open {}: {e}", dir.display()),
     }
     config.limits.games_per_minute = args.games_per_minute;
     config.limits.max_sockets = args.max_sockets;

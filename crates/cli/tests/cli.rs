@@ -1,12 +1,14 @@
 //! The `morris` binary's `perft` and `moves` against the library, for every variant, and its
 //! answer to bad input: status 2 and exactly one `error:` line, never a panic or a backtrace.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 use morris_core::{DoubleMill, Position, Variant, perft};
 
 fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
+    common::morris()
         .args(args)
         .env("RUST_BACKTRACE", "1")
         .output()
@@ -321,7 +323,7 @@ fn control_characters_of_the_arguments_are_escaped_in_errors() {
 #[test]
 fn arguments_that_are_not_utf8_are_refused() {
     use std::os::unix::ffi::OsStrExt;
-    let output = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let output = common::morris()
         .arg("moves")
         .arg("--position")
         .arg(std::ffi::OsStr::from_bytes(b"\xff\xfe"))

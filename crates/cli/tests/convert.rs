@@ -1,11 +1,13 @@
 //! `morris convert`: games and positions written for other programs, read back by the binary
 //! itself, and bad input answered with status 2 and one `error:` line.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn morris(args: &[&str], input: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let mut child = common::morris()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

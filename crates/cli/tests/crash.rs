@@ -1,9 +1,11 @@
 //! The crash test of `morris serve`: games are played while the process is killed with
 //! SIGKILL; started again on the same database, it has every acknowledged ply and play goes on.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ struct Serve {
 
 impl Serve {
     fn start(db: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        let mut child = common::morris()
             .args([
                 "serve",
                 "--addr",

@@ -3,9 +3,11 @@
 //! database, it has every acknowledged ply with its time and clock, and every acknowledged
 //! rating change, counted once.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +22,7 @@ struct Serve {
 
 impl Serve {
     fn start(db: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        let mut child = common::morris()
             .args([
                 "serve",
                 "--addr",

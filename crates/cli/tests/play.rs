@@ -1,11 +1,13 @@
 //! `morris play` as a script uses it: standard input and output are pipes, so the plain mode
 //! runs by itself.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn morris(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let mut child = common::morris()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -112,13 +114,13 @@ fn hints_come_from_the_tables_where_they_reach() {
     let _ = std::fs::remove_dir_all(&dir);
     // Three against three in nine: the tables of 3-3 are built when the folder is opened.
     let pos = "W../.../.../B..B.W/.../.../.BW w 0 0 0 30";
-    let built = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let built = common::morris()
         .args(["tb", "build", "--sectors", "3-3", "--dir"])
         .arg(&dir)
         .output()
         .unwrap();
     assert!(built.status.success());
-    let probe = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let probe = common::morris()
         .args(["tb", "probe", "--position", pos, "--dir"])
         .arg(&dir)
         .output()

@@ -1,10 +1,12 @@
 //! `morris tb …` and `morris solve` end to end, in a folder of their own.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
+    common::morris()
         .args(args)
         .output()
         .expect("the morris binary runs")
@@ -176,7 +178,7 @@ fn bad_tablebase_input_is_refused_with_one_error_line() {
 fn an_interrupted_build_resumes_where_it_stopped() {
     let d = dir("resume");
     let ds = d.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let mut child = common::morris()
         .args(["tb", "build", "--variant", "six", "--full", "--dir", ds])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

@@ -17,6 +17,10 @@ use crate::search::{RootMove, Shared, Worker, is_proven};
 use crate::time::{self, Budget};
 use crate::tt::Table;
 
+/// A root ply ahead of every other by more than this (in centi-pieces) counts as forced for
+/// the clock.
+const FORCED_MARGIN: i32 = 300;
+
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
@@ -117,6 +121,17 @@ impl Engine {
             .unwrap_or_default()
     }
 
+    /// What the tablebase has to say since the last call (a build begun or finished in the
+    /// background), each said once.
+    pub fn take_tablebase_news(&self) -> Vec<String> {
+        self.tb.as_ref().map(|t| t.take_news()).unwrap_or_default()
+    }
+
+    /// Whether a tablebase is set.
+    pub fn has_tablebase(&self) -> bool {
+        self.tb.is_some()
+    }
+
     /// Forgets what earlier games taught: the table and the history of plies; a new game also
     /// draws new random choices unless a seed is set.
     pub fn new_game(&mut self) {
@@ -196,7 +211,9 @@ impl Engine {
         let threads = self.options.threads;
         let report_lines = self.options.multi_pv;
         let mut heuristics = std::mem::take(&mut self.heuristics);
+        let order = root_moves.iter().map(|m| m.ply).collect();
         let job = Job {
+            order,
             pos: &pos,
             max_depth,
             multi_pv,
@@ -375,6 +392,8 @@ struct Job<'a> {
     budget: Budget,
     start: Instant,
     limits: &'a Limits,
+    /// The root's plies in a fixed order, to tell one best ply from another.
+    order: Vec<Ply>,
 }
 
 /// Iterative deepening with an aspiration window, in one thread.
@@ -386,6 +405,7 @@ fn iterate(
     mut on_info: Option<&mut dyn FnMut(&Info)>,
 ) -> Iterations {
     let mut completed = 0;
+    let mut pacing = time::Pacing::new(job.budget, job.limits, job.pos);
     let mut last_moves = moves.clone();
     let mut previous = 0;
     for depth in 1..=job.max_depth {
@@ -460,10 +480,16 @@ fn iterate(
             if moves.len() == 1 && job.limits.clock.is_some() {
                 break;
             }
-            if let Some(soft) = job.budget.soft {
-                if job.start.elapsed() >= soft * 11 / 20 {
-                    break;
-                }
+            if let Some(best) = moves.first() {
+                let index = job.order.iter().position(|&p| p == best.ply).unwrap_or(0);
+                // One ply far ahead of every other is as good as forced.
+                let forced = moves.len() > 1
+                    && job.multi_pv == 1
+                    && moves[1..].iter().all(|m| m.value < value - FORCED_MARGIN);
+                pacing.iteration(index, value, forced);
+            }
+            if pacing.stop(job.start.elapsed()) {
+                break;
             }
         }
     }

@@ -1,74 +1,192 @@
-//! The static evaluation: material with pieces in hand, mills, open mills and running mills,
-//! mobility and blocked pieces, with weights that change with the phase of the game.
+//! The static evaluation: a weighted sum of terms counted for each side (material with pieces
+//! in hand, mills, open and running mills, mobility now and to come, blocked and frozen pieces)
+//! with one set of weights per phase, read from `weights.txt`, which `morris tune` fits to the
+//! tables' exact values.
+//!
+//! A score `S` means an expected result of about `1 / (1 + exp(-S / scale))` for the side to
+//! move (win 1, draw ½, loss 0), with the file's `scale`: the weights are fitted so.
+
+use std::sync::OnceLock;
 
 use morris_core::{Bitboard, Color, Position};
 
 use crate::score::value::EVAL_LIMIT;
 
-/// The weights of one phase, in hundredths of a piece.
-#[derive(Clone, Copy, Debug)]
-struct Weights {
-    piece: i32,
-    mill: i32,
-    open: i32,
-    threat: i32,
-    double: i32,
-    mobility: i32,
-    blocked: i32,
+/// The terms counted for each side; the evaluation weighs the difference between the side to
+/// move and the other.
+pub const SIDE_TERMS: [&str; 16] = [
+    "piece",
+    "hand",
+    "mill",
+    "dead_mill",
+    "open",
+    "threat",
+    "double",
+    "mobility",
+    "liberty",
+    "safe_liberty",
+    "exclusive",
+    "blocked",
+    "frozen",
+    "stuck",
+    "flies",
+    "pinned_mill",
+];
+
+/// The terms of the position as a whole, for the side to move: the move itself, two threats
+/// against it that it cannot meet, a mill it closes now.
+pub const GLOBAL_TERMS: [&str; 3] = ["tempo", "fork", "close"];
+
+/// The number of terms in one phase.
+pub const TERMS: usize = SIDE_TERMS.len() + GLOBAL_TERMS.len();
+
+/// The phases that have weights of their own.
+pub const PHASES: [&str; 3] = ["placing", "moving", "flying"];
+
+/// The phase of a position: 0 while either side has pieces in hand, 2 when either side flies,
+/// else 1.
+pub fn phase(pos: &Position) -> usize {
+    let (us, them) = (pos.turn(), !pos.turn());
+    if pos.in_hand(us) > 0 || pos.in_hand(them) > 0 {
+        0
+    } else if pos.can_fly(us) || pos.can_fly(them) {
+        2
+    } else {
+        1
+    }
 }
 
-/// Either side still has pieces in hand.
-const PLACING: Weights = Weights {
-    piece: 100,
-    mill: 12,
-    open: 14,
-    threat: 14,
-    double: 30,
-    mobility: 32,
-    blocked: 6,
-};
-
-/// Both sides move on the board; neither flies.
-const MOVING: Weights = Weights {
-    piece: 110,
-    mill: 20,
-    open: 6,
-    threat: 36,
-    double: 90,
-    mobility: 10,
-    blocked: 8,
-};
-
-/// At least one side flies.
-const FLYING: Weights = Weights {
-    piece: 140,
-    mill: 10,
-    open: 10,
-    threat: 60,
-    double: 90,
-    mobility: 3,
-    blocked: 6,
-};
-
-/// The bonus of having the move.
-const TEMPO: i32 = 8;
-/// For the side not to move, two or more open mills that it can close next turn when the
-/// side to move flies or can block only one.
-const FORK: i32 = 120;
-
-/// What the evaluation counts for one side.
-#[derive(Clone, Copy, Debug, Default)]
-struct Features {
-    pieces: i32,
-    mills: i32,
-    open: i32,
-    threat_points: Bitboard,
-    double: i32,
-    mobility: i32,
-    blocked: i32,
+/// The weights of every phase, in centi-pieces per unit of each term.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The logistic scale of scores, in centi-pieces: a score of `scale` is an expected
+    /// result of about 0.73 for the side to move, three times it about 0.95.
+    pub scale: i32,
+    /// Per phase, the weight of every term (side terms first, then global ones).
+    pub phases: [[i32; TERMS]; 3],
 }
 
-fn features(pos: &Position, us: Color) -> Features {
+/// Why a weights file cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(String);
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The name of term `i` of a phase.
+pub fn term_name(i: usize) -> &'static str {
+    if i < SIDE_TERMS.len() {
+        SIDE_TERMS[i]
+    } else {
+        GLOBAL_TERMS[i - SIDE_TERMS.len()]
+    }
+}
+
+impl Weights {
+    /// The weights the engine plays with (the file `weights.txt` of this crate).
+    pub fn built_in() -> &'static Weights {
+        static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            // The file is part of the source and a test reads it; an unreadable one would
+            // fail that test, so falling back here never happens in a released build.
+            Weights::parse(include_str!("weights.txt")).unwrap_or_else(|_| Weights::zero())
+        })
+    }
+
+    /// Every weight 0.
+    pub fn zero() -> Weights {
+        Weights {
+            scale: 100,
+            phases: [[0; TERMS]; 3],
+        }
+    }
+
+    /// Reads a weights file: a line `scale N`, lines `PHASE TERM WEIGHT`, `#` comments and
+    /// blank lines; every weight of every phase must be given once.
+    ///
+    /// # Errors
+    ///
+    /// A line that cannot be read, an unknown phase or term, a weight given twice or missing.
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
+        let mut w = Weights::zero();
+        let mut seen = [[false; TERMS]; 3];
+        let mut scale = None;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |what: &str| WeightsError(format!("line {}: {what}", n + 1));
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let ["scale", value] = words[..] {
+                match value.parse::<i32>() {
+                    Ok(v) if (1..=10_000).contains(&v) && scale.is_none() => scale = Some(v),
+                    _ => return Err(err("scale: a whole number from 1 to 10000, once")),
+                }
+                continue;
+            }
+            let [phase, term, value] = words[..] else {
+                return Err(err("expected PHASE TERM WEIGHT"));
+            };
+            let p = PHASES
+                .iter()
+                .position(|&x| x == phase)
+                .ok_or_else(|| err(&format!("unknown phase '{phase}'")))?;
+            let t = (0..TERMS)
+                .find(|&i| term_name(i) == term)
+                .ok_or_else(|| err(&format!("unknown term '{term}'")))?;
+            let v: i32 = value
+                .parse()
+                .map_err(|_| err(&format!("'{value}' is not a whole number")))?;
+            if v.abs() > 10_000 {
+                return Err(err("a weight is at most 10000 either way"));
+            }
+            if std::mem::replace(&mut seen[p][t], true) {
+                return Err(err(&format!("{phase} {term} given twice")));
+            }
+            w.phases[p][t] = v;
+        }
+        w.scale = scale.ok_or_else(|| WeightsError("the scale is missing".into()))?;
+        for (phase, seen) in PHASES.iter().zip(&seen) {
+            if let Some(t) = seen.iter().position(|&s| !s) {
+                return Err(WeightsError(format!("{phase} {} is missing", term_name(t))));
+            }
+        }
+        Ok(w)
+    }
+
+    /// The weights as a file that [`Weights::parse`] reads back.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str("# ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(&format!("\nscale {}\n", self.scale));
+        for (p, phase) in PHASES.iter().enumerate() {
+            out.push('\n');
+            for t in 0..TERMS {
+                out.push_str(&format!("{phase} {} {}\n", term_name(t), self.phases[p][t]));
+            }
+        }
+        out
+    }
+}
+
+/// The points next to any point of a set.
+fn neighbours(board: &morris_core::Board, set: Bitboard) -> Bitboard {
+    set.into_iter()
+        .fold(Bitboard::EMPTY, |acc, p| acc | board.adjacent(p))
+}
+
+/// What one side has: its side terms, and the points where it closes a mill next.
+fn side(pos: &Position, us: Color) -> ([i32; SIDE_TERMS.len()], Bitboard) {
     let board = pos.board();
     let own = pos.pieces(us);
     let their = pos.pieces(!us);
@@ -76,19 +194,29 @@ fn features(pos: &Position, us: Color) -> Features {
     let placing = pos.in_hand(us) > 0;
     let moving = pos.can_move_pieces(us);
     let flying = pos.can_fly(us);
-    let mut f = Features {
-        pieces: pos.pieces_left(us) as i32,
-        ..Features::default()
-    };
+    let mut t = [0i32; SIDE_TERMS.len()];
+    t[0] = pos.pieces_left(us) as i32;
+    t[1] = i32::from(pos.in_hand(us));
+    // Pieces with a free neighbour.
+    let mut free_pieces = Bitboard::EMPTY;
     for p in own {
         let free = board.adjacent(p) & empty;
         if free.is_empty() {
-            f.blocked += 1;
+            t[11] += 1;
+        } else {
+            free_pieces |= Bitboard::from_point(p);
         }
         if !flying {
-            f.mobility += free.count() as i32;
+            t[7] += free.count() as i32;
         }
     }
+    // A blocked piece is frozen when no piece of its own next to it can step away to free it.
+    for p in own - free_pieces {
+        if (board.adjacent(p) & free_pieces).is_empty() {
+            t[12] += 1;
+        }
+    }
+    let mut threat_points = Bitboard::EMPTY;
     for &mill in board.mills() {
         let mine = mill & own;
         if (mill & their).any() {
@@ -97,9 +225,16 @@ fn features(pos: &Position, us: Color) -> Features {
         match mine.count() {
             3 => {
                 // A mill counts when it can be opened and closed again.
-                let openable = mill.into_iter().any(|p| (board.adjacent(p) & empty).any());
+                let openable = (mill & free_pieces).any();
                 if openable || placing {
-                    f.mills += 1;
+                    t[2] += 1;
+                }
+                if !openable {
+                    t[3] += 1;
+                }
+                // A mill whose pieces are all hemmed in by the other side.
+                if (neighbours(board, mill) & !mill & !their).is_empty() {
+                    t[15] += 1;
                 }
                 // A running mill: a piece of the mill can step to a point that closes another.
                 if moving && !flying {
@@ -107,7 +242,7 @@ fn features(pos: &Position, us: Color) -> Features {
                         for q in board.adjacent(p) & empty {
                             let rest = (own - Bitboard::from_point(p)) | Bitboard::from_point(q);
                             if board.mills_closed_at(q, rest) > 0 {
-                                f.double += 1;
+                                t[6] += 1;
                             }
                         }
                     }
@@ -115,7 +250,7 @@ fn features(pos: &Position, us: Color) -> Features {
             }
             2 => {
                 let gap = mill - mine;
-                f.open += 1;
+                t[4] += 1;
                 let closable = if placing || flying {
                     true
                 } else if moving {
@@ -126,50 +261,81 @@ fn features(pos: &Position, us: Color) -> Features {
                     false
                 };
                 if closable {
-                    f.threat_points |= gap;
+                    threat_points |= gap;
                 }
             }
             _ => {}
         }
     }
-    f
+    t[5] = threat_points.count() as i32;
+    if !flying {
+        let liberties = neighbours(board, own) & empty;
+        t[8] = liberties.count() as i32;
+        // The other side fills one of them with each piece it still places.
+        let safe = (t[8] - i32::from(pos.in_hand(!us))).max(0);
+        t[9] = safe;
+        t[10] = (liberties - neighbours(board, their)).count() as i32;
+        // Once placed, it would have no point to move to: blocked as the moving phase starts,
+        // unless it flies by then.
+        // (It places no more pieces itself.)
+        let will_fly = pos.rules().fly_at != 0 && t[0] <= i32::from(pos.rules().fly_at);
+        t[13] = i32::from(safe == 0 && pos.in_hand(us) == 0 && !will_fly && own.any());
+    } else {
+        t[14] = 1;
+    }
+    (t, threat_points)
 }
 
-fn weigh(f: &Features, w: &Weights) -> i32 {
-    f.pieces * w.piece
-        + f.mills * w.mill
-        + f.open * w.open
-        + f.threat_points.count() as i32 * w.threat
-        + f.double * w.double
-        + f.mobility * w.mobility
-        - f.blocked * w.blocked
+/// The terms of a position for the side to move: side terms as differences, then the global
+/// ones. The evaluation is their weighted sum with the weights of [`phase`].
+pub fn terms(pos: &Position) -> [i32; TERMS] {
+    let us = pos.turn();
+    let (mine, my_threats) = side(pos, us);
+    let (theirs, their_threats) = side(pos, !us);
+    let mut out = [0i32; TERMS];
+    for i in 0..SIDE_TERMS.len() {
+        out[i] = mine[i] - theirs[i];
+    }
+    let g = SIDE_TERMS.len();
+    out[g] = 1;
+    // The side to move can block one threat point only; two or more against it, when it
+    // cannot close a mill first, usually cost a piece.
+    out[g + 1] = -i32::from(their_threats.count() >= 2 && my_threats.is_empty());
+    out[g + 2] = i32::from(my_threats.any());
+    out
+}
+
+/// The weighted sum of the terms, before the N-move rule and the limits.
+pub fn weigh(terms: &[i32; TERMS], phase: usize, weights: &Weights) -> i32 {
+    terms
+        .iter()
+        .zip(&weights.phases[phase])
+        .map(|(t, w)| t * w)
+        .sum()
 }
 
 /// The evaluation of a position that is not over, for the side to move, in hundredths of a
-/// piece.
+/// piece. Near the N-move rule it shrinks toward a draw, so that the search makes progress (a
+/// removal or a placement) while it can.
 pub(crate) fn evaluate(pos: &Position) -> i32 {
-    let us = pos.turn();
-    let them = !us;
-    let weights = if pos.in_hand(us) > 0 || pos.in_hand(them) > 0 {
-        &PLACING
-    } else if pos.can_fly(us) || pos.can_fly(them) {
-        &FLYING
-    } else {
-        &MOVING
-    };
-    let mine = features(pos, us);
-    let theirs = features(pos, them);
-    let mut v = weigh(&mine, weights) - weigh(&theirs, weights) + TEMPO;
-    // The side to move can block one threat point only; two or more against it, when it
-    // cannot close a mill first, usually cost a piece.
-    if theirs.threat_points.count() >= 2 && mine.threat_points.is_empty() {
-        v -= FORK;
+    let v = weigh(&terms(pos), phase(pos), Weights::built_in());
+    scale_for_n_move(v, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// An evaluation scaled down over the second half of the N-move rule's count, to a quarter at
+/// the limit.
+fn scale_for_n_move(v: i32, pos: &Position) -> i32 {
+    let limit = i32::from(pos.rules().n_move);
+    if limit == 0 {
+        return v;
     }
-    if mine.threat_points.any() {
-        // It closes a mill now: worth most of a piece.
-        v += weights.piece / 2;
+    let half = limit / 2;
+    let past = i32::from(pos.plies_since_removal()) - half;
+    if past <= 0 || half == 0 {
+        return v;
     }
-    v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    let past = past.min(half);
+    v - v * past * 3 / (4 * half)
 }
 
 #[cfg(test)]
@@ -186,8 +352,17 @@ mod tests {
     }
 
     #[test]
+    fn the_weights_file_is_complete_and_reads_back() {
+        let w = Weights::parse(include_str!("weights.txt")).unwrap();
+        assert_eq!(Weights::parse(&w.to_text("again")).unwrap(), w);
+        assert!(Weights::parse("placing piece 1").is_err());
+        assert!(Weights::parse("placing nothing 1").is_err());
+    }
+
+    #[test]
     fn the_start_is_level_but_for_the_move() {
-        assert_eq!(evaluate(&Position::start(Variant::Nine)), TEMPO);
+        let tempo = Weights::built_in().phases[0][SIDE_TERMS.len()];
+        assert_eq!(evaluate(&Position::start(Variant::Nine)), tempo);
     }
 
     #[test]
@@ -203,5 +378,27 @@ mod tests {
     fn more_material_is_better() {
         let p = after("d6 f4 d5 b4 d7xb4");
         assert!(evaluate(&p) < -50, "{}", evaluate(&p));
+    }
+
+    #[test]
+    fn a_side_whose_last_point_the_other_fills_is_stuck() {
+        // White has placed all its pieces; their one free neighbour, d1, gets Black's last
+        // piece.
+        let nine = Variant::Nine.rules();
+        let pos = Position::from_fen(nine, "WWB/.B./B.B/WB..../.../..B/W.. b 0 1 0 20").unwrap();
+        let (white, _) = side(&pos, Color::White);
+        assert_eq!((white[8], white[9], white[13]), (1, 0, 1));
+        let (black, _) = side(&pos, Color::Black);
+        assert_eq!(black[13], 0);
+    }
+
+    #[test]
+    fn the_score_shrinks_toward_the_n_move_limit() {
+        let nine = Variant::Nine.rules();
+        let early = Position::from_fen(nine, "WWW/.../.../W..B../.../.../BBB w 0 0 10 30").unwrap();
+        let late = Position::from_fen(nine, "WWW/.../.../W..B../.../.../BBB w 0 0 90 70").unwrap();
+        assert_eq!(scale_for_n_move(400, &early), 400);
+        assert!(scale_for_n_move(400, &late) < 200);
+        assert!(scale_for_n_move(400, &late) > 0);
     }
 }

@@ -23,7 +23,7 @@ pub mod accuracy;
 pub mod arena;
 pub mod bench;
 mod engine;
-mod eval;
+pub mod eval;
 mod level;
 mod limits;
 mod ordering;
@@ -34,6 +34,7 @@ mod search;
 pub mod text;
 mod time;
 mod tt;
+pub mod tune;
 
 use std::time::Duration;
 
@@ -43,7 +44,7 @@ pub use engine::{Engine, MAX_DEPTH, trap_weight};
 pub use level::estimated_rating;
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
 pub use probe::{Plies, Probe, TbValue, Wdl, score_plies, terminal_value};
-pub use protocol::{Command, CommandError, OpenTablebase, run_protocol};
+pub use protocol::{Command, CommandError, OpenTablebase, run_protocol, run_protocol_with_tables};
 pub use score::Score;
 
 /// The ply a level would play after thinking for at most `movetime`, or `None` when the game

@@ -129,6 +129,12 @@ pub trait Probe: Send + Sync {
         false
     }
 
+    /// What the tablebase has to say since the last call (a build of tables begun in the
+    /// background, or finished), for the engine to pass on to whoever watches it.
+    fn take_news(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Problems met since the last call (a damaged file found while probing, say), each given
     /// once, for the engine to pass on to whoever watches it.
     fn take_problems(&self) -> Vec<String> {

@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use morris_core::{Position, Variant};
 use morris_engine::{Probe, TbValue};
 
+use crate::background::{Background, BackgroundOptions};
 use crate::build::{BuildOptions, build};
 use crate::error::TbError;
 use crate::file::rules_bytes;
@@ -27,6 +28,7 @@ pub struct EngineTables {
     dir: PathBuf,
     by_rules: RwLock<HashMap<[u8; 8], Arc<Tablebase>>>,
     placing: AtomicBool,
+    background: Option<Background>,
 }
 
 impl EngineTables {
@@ -51,6 +53,50 @@ impl EngineTables {
             dir,
             by_rules: RwLock::new(HashMap::new()),
             placing,
+            background: None,
+        })
+    }
+
+    /// The same tables, and on the first probe of each variant, the building of its missing
+    /// moving-phase tables in the background as [`EngineTables::open_building`] does.
+    #[must_use]
+    pub fn with_background(mut self, options: BackgroundOptions) -> EngineTables {
+        if background_allowed() {
+            self.background = Some(Background::new(&self.dir, options));
+        }
+        self
+    }
+
+    /// The tables of a folder (created if needed), and on the first probe of each variant, the
+    /// building of its
+    /// moving-phase tables of at most `options.max_pieces` pieces that are missing, in the
+    /// background, into the same folder (the 3-3 sector of nine among them, rather than at
+    /// once as [`EngineTables::open`] does). Probes answer from whatever is built meanwhile, and
+    /// each sector is used as soon as its file is there. What the build does is said through
+    /// [`Probe::take_news`] (and `options.on_news`); another process building the same
+    /// variant in the folder is left to it. With the environment variable
+    /// [`NO_BACKGROUND_ENV`] set to `0` nothing is built in the background, and the folder
+    /// is opened as [`EngineTables::open`] opens it.
+    ///
+    /// # Errors
+    ///
+    /// When the folder cannot be created.
+    pub fn open_building(
+        dir: impl Into<PathBuf>,
+        options: BackgroundOptions,
+    ) -> Result<EngineTables, TbError> {
+        let dir = dir.into();
+        if !background_allowed() {
+            return EngineTables::open(dir);
+        }
+        // The 3-3 sector comes with the rest, in the background.
+        std::fs::create_dir_all(&dir).map_err(|e| TbError::io(&dir, e))?;
+        let background = Some(Background::new(&dir, options));
+        Ok(EngineTables {
+            placing: AtomicBool::new(holds_placing(&dir)),
+            dir,
+            by_rules: RwLock::new(HashMap::new()),
+            background,
         })
     }
 
@@ -74,6 +120,11 @@ impl EngineTables {
 
     /// The tables of a position's rules.
     pub fn tables(&self, pos: &Position) -> Arc<Tablebase> {
+        if let Some(bg) = &self.background {
+            if bg.take_changed() {
+                self.refresh();
+            }
+        }
         let key = rules_bytes(pos.rules());
         if let Some(t) = self
             .by_rules
@@ -84,9 +135,15 @@ impl EngineTables {
             return t.clone();
         }
         let mut map = self.by_rules.write().unwrap_or_else(|e| e.into_inner());
-        map.entry(key)
+        let tables = map
+            .entry(key)
             .or_insert_with(|| Arc::new(Tablebase::new(&self.dir, *pos.rules())))
-            .clone()
+            .clone();
+        drop(map);
+        if let Some(bg) = &self.background {
+            bg.request(*pos.rules());
+        }
+        tables
     }
 
     /// The exact value of a position, if its sector is built.
@@ -102,6 +159,13 @@ impl Probe for EngineTables {
 
     fn holds_placing(&self) -> bool {
         self.placing.load(Relaxed)
+    }
+
+    fn take_news(&self) -> Vec<String> {
+        self.background
+            .as_ref()
+            .map(Background::take_news)
+            .unwrap_or_default()
     }
 
     fn take_problems(&self) -> Vec<String> {
@@ -132,6 +196,28 @@ fn holds_placing(dir: &Path) -> bool {
                     .parse::<Sector>()
                     .is_ok_and(|s| !s.is_moving())
         })
+}
+
+/// The environment variable that, set to `0`, keeps the engine, `morris serve` and `morris
+/// play` from building tables in the background (for test runs and machines whose disk is
+/// spoken for).
+pub const NO_BACKGROUND_ENV: &str = "MORRIS_BUILD_TABLES";
+
+/// Whether background builds are allowed: unless [`NO_BACKGROUND_ENV`] is `0`.
+fn background_allowed() -> bool {
+    std::env::var_os(NO_BACKGROUND_ENV).is_none_or(|v| v != "0")
+}
+
+/// [`open_tablebase`] with the moving-phase tables of at most `max_pieces` pieces built in the
+/// background on first use ([`EngineTables::open_building`]).
+///
+/// # Errors
+///
+/// The message of [`EngineTables::open`]'s error.
+pub fn open_tablebase_building(dir: &Path, max_pieces: u8) -> Result<Arc<dyn Probe>, String> {
+    EngineTables::open_building(dir, BackgroundOptions::new(max_pieces))
+        .map(|t| Arc::new(t) as Arc<dyn Probe>)
+        .map_err(|e| e.to_string())
 }
 
 /// The factory the engine protocol takes for its tablebase folder setting.

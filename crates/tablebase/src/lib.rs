@@ -23,6 +23,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod background;
 mod bits;
 mod build;
 mod engine_probe;
@@ -40,8 +41,9 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use background::{BackgroundOptions, Gate, OnNews};
 pub use build::{BuildOptions, GroupReport, build, default_dir, memory_needed, names, sector_len};
-pub use engine_probe::{EngineTables, open_tablebase};
+pub use engine_probe::{EngineTables, NO_BACKGROUND_ENV, open_tablebase, open_tablebase_building};
 pub use error::TbError;
 pub use file::{SectorFile, SectorStats};
 pub use index::SectorIndex;

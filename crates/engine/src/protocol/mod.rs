@@ -12,7 +12,7 @@
 mod command;
 
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
@@ -144,6 +144,8 @@ struct Session {
     game: Game,
     tablebase_path: String,
     open_tablebase: OpenTablebase,
+    /// The folder opened on the first search unless `TablebasePath` was set before.
+    default_tables: Option<PathBuf>,
 }
 
 /// Speaks the engine protocol: reads commands from `input` (on its own thread) and writes the
@@ -156,6 +158,19 @@ pub fn run_protocol(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     open_tablebase: OpenTablebase,
+) {
+    run_protocol_with_tables(input, output, open_tablebase, None);
+}
+
+/// [`run_protocol`] with a folder of tables that `open_tablebase` opens on the first search
+/// when `TablebasePath` has not been set before (an empty `TablebasePath` means none). A folder
+/// that cannot be opened is said once (`info string tablebase: …`) and the engine searches
+/// without it.
+pub fn run_protocol_with_tables(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    open_tablebase: OpenTablebase,
+    default_tables: Option<PathBuf>,
 ) {
     let out = Output {
         writer: Arc::new(Mutex::new(Box::new(output))),
@@ -171,6 +186,7 @@ pub fn run_protocol(
         game: Game::new(Position::start(variant)),
         tablebase_path: String::new(),
         open_tablebase,
+        default_tables,
     };
     loop {
         let (line, stop) = match events.recv() {
@@ -307,6 +323,7 @@ impl Session {
             }
             "seed" => spin(0, i64::MAX as u64).map(|n| options.seed = (n != 0).then_some(n)),
             "tablebasepath" | "tablebase" => {
+                self.default_tables = None;
                 let path = value.trim();
                 if path.is_empty() || path == "<empty>" {
                     self.tablebase_path.clear();
@@ -351,9 +368,25 @@ impl Session {
         }
     }
 
+    /// Opens the default folder of tables, once, unless a folder was chosen.
+    fn open_default_tables(&mut self) {
+        let Some(dir) = self.default_tables.take() else {
+            return;
+        };
+        match (self.open_tablebase)(&dir) {
+            Ok(tb) => self.engine_mut().set_tablebase(Some(tb)),
+            Err(e) => self.out.line(&format!(
+                "info string tablebase: cannot open {}: {}",
+                printable(&dir.display().to_string()),
+                printable(&e)
+            )),
+        }
+    }
+
     /// Starts a search; `stop` is the flag that ends it.
     fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>) {
         limits.stop = Arc::clone(&stop);
+        self.open_default_tables();
         let mut engine = self
             .engine
             .take()
@@ -370,8 +403,15 @@ impl Session {
             .name("search".into())
             .spawn(move || {
                 let board = game.position().board();
+                let news = |engine: &Engine| {
+                    for news in engine.take_tablebase_news() {
+                        out.line(&format!("info string tablebase: {}", printable(&news)));
+                    }
+                };
                 let mut report = |info: &Info| out.line(&info_line(info, board, multi));
+                // The first probe of a variant may start a build: said before the answer.
                 let result = engine.search(&game, &limits, &mut report);
+                news(&engine);
                 if limits.infinite {
                     // The answer waits for `stop`, as the protocol asks.
                     while !limits.stop.load(Ordering::Relaxed) {
