@@ -8,6 +8,7 @@
 mod chrome;
 mod common;
 
+use std::path::Path;
 use std::time::Duration;
 
 use chrome::{
@@ -15,7 +16,10 @@ use chrome::{
     start_driver, wait_for,
 };
 use common::Server;
+use common::visitor::Visitor;
 use fantoccini::{Client, Locator, key::Key};
+use morris_server::Limits;
+use morris_server::accounts::HashCost;
 use serde_json::{Value, json};
 
 const SIZES: [(u32, u32); 4] = [(390, 844), (844, 390), (860, 700), (1440, 900)];
@@ -264,7 +268,12 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
         "the end of the game is shown",
     )
     .await;
-    assert_eq!(text(&client, "#end-title").await, "White wins");
+    // The status card tells the result once: who won in large type, then why.
+    assert_eq!(text(&client, "#turn").await, "White wins");
+    assert_eq!(
+        text(&client, "#status").await,
+        "Black has fewer than three pieces."
+    );
     let decisive = client
         .execute(
             "return [...document.querySelectorAll('#board .point.decisive')].map((p) => p.dataset.point).sort();",
@@ -277,11 +286,48 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
         json!(["a7", "d7", "g7"]),
         "the deciding mill is marked"
     );
-    for (width, height) in [(390, 844), (1440, 900)] {
-        page_size(&client, width, height).await;
-        screenshot(&client, &format!("end-{width}x{height}.png")).await;
+    // The result and what comes next are on the first screen at every size, in both themes.
+    for theme in ["wood", "dark"] {
+        set_theme(&client, &server, theme).await;
+        client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#end-card:not([hidden]) #end-rematch:not([hidden])') !== null;",
+            "the end of the game is shown with its next steps",
+        )
+        .await;
+        for (width, height) in SIZES {
+            page_size(&client, width, height).await;
+            client.execute("scrollTo(0, 0);", vec![]).await.unwrap();
+            let ids = [
+                "board",
+                "turn",
+                "status",
+                "end-rematch",
+                "end-review",
+                "end-new",
+            ];
+            assert_eq!(
+                outside(&client, &ids).await,
+                json!([]),
+                "the result and its next steps in view at {width}x{height} ({theme})"
+            );
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the end at {width}x{height}"
+            );
+            if width == 390 || width == 1440 {
+                screenshot(&client, &format!("end-{width}x{height}-{theme}.png")).await;
+            }
+        }
+        assert_accessible(
+            &client,
+            axe.as_deref(),
+            &format!("the end of a game ({theme})"),
+        )
+        .await;
     }
-    assert_accessible(&client, axe.as_deref(), "the end of a game").await;
     let review = client
         .find(Locator::Id("end-review"))
         .await
@@ -296,21 +342,45 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
     let _ = std::fs::remove_dir_all(profile);
 }
 
+/// White moves g4-g7 here and closes the mill a7 d7 g7: the page then asks for a removal.
+const MILL_NEXT: &str = "WW./.../.B./.W...W/B.B/.WB/B.. w 0 0 0 1";
+
+/// Plays clicks on the board's points.
+async fn click_points(client: &Client, points: &[&str]) {
+    for point in points {
+        click(client, &format!("#board [data-point='{point}']")).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_problem() {
     let Some(program) = chromedriver() else {
         return;
     };
     let axe = axe_script();
-    let server = Server::in_memory().await;
-    let created = server.create(json!({"opponent": "local"})).await;
-    let id = s(&created["id"]);
+    let limits = Limits {
+        password_cost: HashCost {
+            memory_kib: 256,
+            passes: 1,
+        },
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+    let placing = server
+        .create(json!({"opponent": "local", "record": "1. d6 f4 2. d2 b4"}))
+        .await;
+    let placing = s(&placing["id"]);
+    let mut ann = Visitor::new(&server.base).await;
+    ann.sign_up("ann", "correct horse battery").await;
     let driver = start_driver(&program).await;
     let profile = common::temp_dir("chromium-screens");
     let client = browser(&driver, &profile).await;
     for theme in ["wood", "dark"] {
         set_theme(&client, &server, theme).await;
-        client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+        client
+            .goto(&server.url(&format!("/g/{placing}")))
+            .await
+            .unwrap();
         wait_for(
             &client,
             "return document.getElementById('board').dataset.version === '1';",
@@ -333,18 +403,128 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             screenshot(&client, &format!("game-{width}x{height}-{theme}.png")).await;
         }
         assert_accessible(&client, axe.as_deref(), &format!("the game ({theme})")).await;
-        // The new-game dialog, the page's lobby.
+
+        // The moving phase, a mill closed and a piece to remove.
+        let moving = server
+            .create(json!({"opponent": "local", "position": MILL_NEXT}))
+            .await;
+        client
+            .goto(&server.url(&format!(
+                "/g/{}?t={}",
+                s(&moving["id"]),
+                s(&moving["token"])
+            )))
+            .await
+            .unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector(\"#board [data-point='g4'].movable\") !== null;",
+            "the page offers the pieces to move",
+        )
+        .await;
+        click_points(&client, &["g4", "g7"]).await;
+        wait_for(
+            &client,
+            "return document.getElementById('status').textContent === 'White: Mill! Remove a black piece.';",
+            "the page asks for a removal",
+        )
+        .await;
+        for (width, height) in SIZES {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                outside(&client, &["board", "turn", "status"]).await,
+                json!([]),
+                "the removal in view at {width}x{height} ({theme})"
+            );
+            if width == 390 || width == 1440 {
+                screenshot(&client, &format!("remove-{width}x{height}-{theme}.png")).await;
+            }
+        }
+        assert_accessible(&client, axe.as_deref(), &format!("a removal ({theme})")).await;
+
+        // The lobby.
+        client.goto(&server.url("/lobby")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelectorAll('#lobby .quick button').length > 0;",
+            "the lobby is drawn",
+        )
+        .await;
+        for (width, height) in SIZES {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the lobby at {width}x{height}"
+            );
+            if width == 390 || width == 1440 {
+                screenshot(&client, &format!("lobby-{width}x{height}-{theme}.png")).await;
+            }
+        }
+        assert_accessible(&client, axe.as_deref(), &format!("the lobby ({theme})")).await;
+
+        // A player's page, and a game that does not exist.
+        client.goto(&server.url("/@/ann")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#player-page h2')?.textContent === 'ann';",
+            "the player's page is drawn",
+        )
+        .await;
+        for (width, height) in [(390, 844), (1440, 900)] {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the player's page at {width}x{height}"
+            );
+            screenshot(&client, &format!("player-{width}x{height}-{theme}.png")).await;
+        }
+        assert_accessible(
+            &client,
+            axe.as_deref(),
+            &format!("the player's page ({theme})"),
+        )
+        .await;
+        client.goto(&server.url("/g/nosuchgame1")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#missing:not([hidden]) #missing-title')?.textContent !== '';",
+            "the missing game is said",
+        )
+        .await;
+        for (width, height) in [(390, 844), (1440, 900)] {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the missing game at {width}x{height}"
+            );
+            screenshot(&client, &format!("missing-{width}x{height}-{theme}.png")).await;
+        }
+        assert_accessible(
+            &client,
+            axe.as_deref(),
+            &format!("a missing game ({theme})"),
+        )
+        .await;
+
+        // The new-game dialog.
         client.goto(&server.url("/")).await.unwrap();
         client
             .wait()
             .for_element(Locator::Css("#new-game[open] #start-game"))
             .await
             .unwrap();
-        assert_eq!(
-            small_targets(&client).await,
-            json!([]),
-            "targets of the dialog"
-        );
+        for (width, height) in [(390, 844), (1440, 900)] {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the dialog at {width}x{height}"
+            );
+            screenshot(&client, &format!("new-game-{width}x{height}-{theme}.png")).await;
+        }
         assert_accessible(
             &client,
             axe.as_deref(),
