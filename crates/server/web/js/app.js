@@ -297,6 +297,7 @@ function renderButtons() {
   set('btn-export', Boolean(g));
   $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
   $('controls').classList.toggle('spectator', Boolean(g) && !seat);
+  $('controls').classList.toggle('over', g?.status === 'over');
 }
 
 function renderAnalysisPanel() {
