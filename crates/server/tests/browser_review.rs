@@ -342,6 +342,33 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
     let _ = std::fs::remove_dir_all(profile);
 }
 
+/// The phone's and the desktop's sizes, where screenshots are kept.
+const PHONE_AND_DESKTOP: [(u32, u32); 2] = [(390, 844), (1440, 900)];
+
+/// Checks the screen shown at each of `sizes`: touch targets of 44 px, a screenshot
+/// `{name}-{width}x{height}-{theme}.png` at the phone's and the desktop's size, and no serious
+/// accessibility problem.
+async fn check_screen(
+    client: &Client,
+    axe: Option<&str>,
+    name: &str,
+    theme: &str,
+    sizes: &[(u32, u32)],
+) {
+    for &(width, height) in sizes {
+        page_size(client, width, height).await;
+        assert_eq!(
+            small_targets(client).await,
+            json!([]),
+            "targets of {name} at {width}x{height} ({theme})"
+        );
+        if PHONE_AND_DESKTOP.contains(&(width, height)) {
+            screenshot(client, &format!("{name}-{width}x{height}-{theme}.png")).await;
+        }
+    }
+    assert_accessible(client, axe, &format!("{name} ({theme})")).await;
+}
+
 /// White moves g4-g7 here and closes the mill a7 d7 g7: the page then asks for a removal.
 const MILL_NEXT: &str = "WW./.../.B./.W...W/B.B/.WB/B.. w 0 0 0 1";
 
@@ -450,18 +477,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             "the lobby is drawn",
         )
         .await;
-        for (width, height) in SIZES {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the lobby at {width}x{height}"
-            );
-            if width == 390 || width == 1440 {
-                screenshot(&client, &format!("lobby-{width}x{height}-{theme}.png")).await;
-            }
-        }
-        assert_accessible(&client, axe.as_deref(), &format!("the lobby ({theme})")).await;
+        check_screen(&client, axe.as_deref(), "lobby", theme, &SIZES).await;
 
         // A player's page, and a game that does not exist.
         client.goto(&server.url("/@/ann")).await.unwrap();
@@ -471,21 +487,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             "the player's page is drawn",
         )
         .await;
-        for (width, height) in [(390, 844), (1440, 900)] {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the player's page at {width}x{height}"
-            );
-            screenshot(&client, &format!("player-{width}x{height}-{theme}.png")).await;
-        }
-        assert_accessible(
-            &client,
-            axe.as_deref(),
-            &format!("the player's page ({theme})"),
-        )
-        .await;
+        check_screen(&client, axe.as_deref(), "player", theme, &PHONE_AND_DESKTOP).await;
         client.goto(&server.url("/g/nosuchgame1")).await.unwrap();
         wait_for(
             &client,
@@ -493,19 +495,12 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             "the missing game is said",
         )
         .await;
-        for (width, height) in [(390, 844), (1440, 900)] {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the missing game at {width}x{height}"
-            );
-            screenshot(&client, &format!("missing-{width}x{height}-{theme}.png")).await;
-        }
-        assert_accessible(
+        check_screen(
             &client,
             axe.as_deref(),
-            &format!("a missing game ({theme})"),
+            "missing",
+            theme,
+            &PHONE_AND_DESKTOP,
         )
         .await;
 
@@ -516,19 +511,12 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             .for_element(Locator::Css("#new-game[open] #start-game"))
             .await
             .unwrap();
-        for (width, height) in [(390, 844), (1440, 900)] {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the dialog at {width}x{height}"
-            );
-            screenshot(&client, &format!("new-game-{width}x{height}-{theme}.png")).await;
-        }
-        assert_accessible(
+        check_screen(
             &client,
             axe.as_deref(),
-            &format!("the new-game dialog ({theme})"),
+            "new-game",
+            theme,
+            &PHONE_AND_DESKTOP,
         )
         .await;
         // The rules, reached from the dialog.
@@ -539,16 +527,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             "the rules and their diagrams are drawn",
         )
         .await;
-        for (width, height) in [(390, 844), (1440, 900)] {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the rules"
-            );
-            screenshot(&client, &format!("rules-{width}x{height}-{theme}.png")).await;
-        }
-        assert_accessible(&client, axe.as_deref(), &format!("the rules ({theme})")).await;
+        check_screen(&client, axe.as_deref(), "rules", theme, &PHONE_AND_DESKTOP).await;
     }
     client.close().await.unwrap();
     server.stop().await;
