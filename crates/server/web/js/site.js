@@ -752,4 +752,6 @@ export function retranslateSite() {
   const lobby = $('lobby-link');
   if (lobby) lobby.textContent = t('site.lobby');
   if (table.game) renderTable();
+  // The lobby or a player's page is drawn again in the new words.
+  if (page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
 }
