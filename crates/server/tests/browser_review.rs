@@ -9,7 +9,6 @@ mod chrome;
 mod common;
 
 use std::path::Path;
-use std::time::Duration;
 
 use chrome::{
     assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, small_targets,
@@ -581,27 +580,24 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
     ];
     for (path, ready, scripted) in pages {
         client.goto(&server.url(&path)).await.unwrap();
+        // The switch follows changes once it lists the languages.
+        wait_for(
+            &client,
+            "return document.getElementById('lang').options.length > 0;",
+            "the language switch is ready",
+        )
+        .await;
         let switch = "const s = document.getElementById('lang');
                       s.value = arguments[0]; s.dispatchEvent(new Event('change'));";
         client.execute(switch, vec![json!("en")]).await.unwrap();
         wait_for(
             &client,
-            &format!("return document.querySelector('{ready}') !== null;"),
-            "the page is drawn",
+            &format!(
+                "return document.documentElement.lang === 'en' && document.querySelector('{ready}') !== null;"
+            ),
+            "the page is drawn in English",
         )
         .await;
-        tokio::time::timeout(Duration::from_secs(5), async {
-            while client
-                .execute("return document.documentElement.lang;", vec![])
-                .await
-                .unwrap()
-                != json!("en")
-            {
-                tokio::task::yield_now().await;
-            }
-        })
-        .await
-        .unwrap();
         let before = visible_texts(&client).await;
         let drawn = client
             .execute(
