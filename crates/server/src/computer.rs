@@ -334,8 +334,16 @@ fn graded(
     }
 }
 
-/// How good a ply is beside the best: by the loss in hundredths of a piece, and by whether it
-/// throws away a forced win or walks into a forced loss.
+/// The most a ply may lose beside the best, in hundredths of a piece, and still be good.
+pub const GOOD_LOSS: i32 = 30;
+/// The most a ply may lose and be an inaccuracy.
+pub const INACCURACY_LOSS: i32 = 100;
+/// The most a ply may lose and be a mistake; more is a blunder.
+pub const MISTAKE_LOSS: i32 = 300;
+
+/// How good a ply is beside the best: by the loss in hundredths of a piece ([`GOOD_LOSS`],
+/// [`INACCURACY_LOSS`], [`MISTAKE_LOSS`]), and by whether it throws away a forced win or walks
+/// into a forced loss. Hints, analyses and reviews all grade here; the page only shows it.
 pub fn grade(best: Score, score: Score) -> Grade {
     if score.cmp(&best) != Ordering::Less {
         return Grade::Best;
@@ -350,12 +358,18 @@ pub fn grade(best: Score, score: Score) -> Grade {
                 Grade::Blunder
             }
         }
-        (Score::Cp(b), Score::Cp(s)) => match b.saturating_sub(s) {
-            0..=30 => Grade::Good,
-            31..=100 => Grade::Inaccuracy,
-            101..=300 => Grade::Mistake,
-            _ => Grade::Blunder,
-        },
+        (Score::Cp(b), Score::Cp(s)) => {
+            let loss = b.saturating_sub(s);
+            if loss <= GOOD_LOSS {
+                Grade::Good
+            } else if loss <= INACCURACY_LOSS {
+                Grade::Inaccuracy
+            } else if loss <= MISTAKE_LOSS {
+                Grade::Mistake
+            } else {
+                Grade::Blunder
+            }
+        }
         _ => Grade::Good,
     }
 }
@@ -375,6 +389,20 @@ mod tests {
         assert_eq!(grade(Score::Mate(3), Score::Cp(500)), Grade::Blunder);
         assert_eq!(grade(Score::Cp(0), Score::Mate(-4)), Grade::Blunder);
         assert_eq!(grade(Score::Mate(-8), Score::Mate(-2)), Grade::Good);
+        assert_eq!(grade(Score::Mate(-2), Score::Mate(-8)), Grade::Best);
+        assert_eq!(grade(Score::Mate(-2), Score::Cp(0)), Grade::Best);
+    }
+
+    #[test]
+    fn the_thresholds_bound_each_grade() {
+        let after = |loss: i32| grade(Score::Cp(50), Score::Cp(50 - loss));
+        assert_eq!(after(GOOD_LOSS), Grade::Good);
+        assert_eq!(after(GOOD_LOSS + 1), Grade::Inaccuracy);
+        assert_eq!(after(INACCURACY_LOSS), Grade::Inaccuracy);
+        assert_eq!(after(INACCURACY_LOSS + 1), Grade::Mistake);
+        assert_eq!(after(MISTAKE_LOSS), Grade::Mistake);
+        assert_eq!(after(MISTAKE_LOSS + 1), Grade::Blunder);
+        assert_eq!((GOOD_LOSS, INACCURACY_LOSS, MISTAKE_LOSS), (30, 100, 300));
     }
 
     #[test]

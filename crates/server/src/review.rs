@@ -1,7 +1,7 @@
 //! The review of a game: every position it passed through scored for the side to move, exactly
 //! from the tablebase where it holds the position and by the engine elsewhere, with the best ply
-//! and the line that follows it; and every ply with the score it kept, so that a client can
-//! grade it against the best.
+//! and the line that follows it; and every ply with the score it kept and its grade against
+//! the best.
 //!
 //! A review is coaching work: each position goes through the engine queue on its own, charged
 //! to the client, with a bounded time per position and a bounded number of plies, and the whole
@@ -19,11 +19,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::ClientAddr;
 use crate::app::AppState;
-use crate::computer::{Computer, tablebase_scores};
+use crate::computer::{Computer, grade, tablebase_scores};
 use crate::error::ApiError;
 use crate::queue::Priority;
 use crate::request::{ApiJson, GameIdPath};
-use crate::response::{ScoreView, Side, Source};
+use crate::response::{Grade, ScoreView, Side, Source};
 
 /// The most plies a review covers; a longer game is reviewed up to there.
 pub const MAX_PLIES: usize = 300;
@@ -111,6 +111,8 @@ pub struct ReviewedPly {
     pub score: ScoreView,
     /// Where this score comes from.
     pub source: Source,
+    /// How good the ply is beside the best ply of the position before it.
+    pub grade: Grade,
 }
 
 /// The answer to `POST /api/games/{id}/review`.
@@ -221,6 +223,7 @@ pub async fn review_game(
                 side: games[i].position().turn().into(),
                 score: score.into(),
                 source,
+                grade: grade(scored[i].score(), score),
             }
         })
         .collect();
@@ -362,6 +365,7 @@ mod tests {
             assert_eq!(p.line.first(), p.best.as_ref(), "position {i}");
             if view.plies.get(i).map(|r| &r.ply) == p.best.as_ref() {
                 assert_eq!(view.plies[i].score, p.score);
+                assert_eq!(view.plies[i].grade, Grade::Best);
             }
         }
     }

@@ -8,14 +8,17 @@
 mod chrome;
 mod common;
 
-use std::time::Duration;
+use std::path::Path;
 
 use chrome::{
     assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, small_targets,
     start_driver, wait_for,
 };
 use common::Server;
+use common::visitor::Visitor;
 use fantoccini::{Client, Locator, key::Key};
+use morris_server::Limits;
+use morris_server::accounts::HashCost;
 use serde_json::{Value, json};
 
 const SIZES: [(u32, u32); 4] = [(390, 844), (844, 390), (860, 700), (1440, 900)];
@@ -264,7 +267,12 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
         "the end of the game is shown",
     )
     .await;
-    assert_eq!(text(&client, "#end-title").await, "White wins");
+    // The status card tells the result once: who won in large type, then why.
+    assert_eq!(text(&client, "#turn").await, "White wins");
+    assert_eq!(
+        text(&client, "#status").await,
+        "Black has fewer than three pieces."
+    );
     let decisive = client
         .execute(
             "return [...document.querySelectorAll('#board .point.decisive')].map((p) => p.dataset.point).sort();",
@@ -277,11 +285,48 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
         json!(["a7", "d7", "g7"]),
         "the deciding mill is marked"
     );
-    for (width, height) in [(390, 844), (1440, 900)] {
-        page_size(&client, width, height).await;
-        screenshot(&client, &format!("end-{width}x{height}.png")).await;
+    // The result and what comes next are on the first screen at every size, in both themes.
+    for theme in ["wood", "dark"] {
+        set_theme(&client, &server, theme).await;
+        client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#end-card:not([hidden]) #end-rematch:not([hidden])') !== null;",
+            "the end of the game is shown with its next steps",
+        )
+        .await;
+        for (width, height) in SIZES {
+            page_size(&client, width, height).await;
+            client.execute("scrollTo(0, 0);", vec![]).await.unwrap();
+            let ids = [
+                "board",
+                "turn",
+                "status",
+                "end-rematch",
+                "end-review",
+                "end-new",
+            ];
+            assert_eq!(
+                outside(&client, &ids).await,
+                json!([]),
+                "the result and its next steps in view at {width}x{height} ({theme})"
+            );
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of the end at {width}x{height}"
+            );
+            if width == 390 || width == 1440 {
+                screenshot(&client, &format!("end-{width}x{height}-{theme}.png")).await;
+            }
+        }
+        assert_accessible(
+            &client,
+            axe.as_deref(),
+            &format!("the end of a game ({theme})"),
+        )
+        .await;
     }
-    assert_accessible(&client, axe.as_deref(), "the end of a game").await;
     let review = client
         .find(Locator::Id("end-review"))
         .await
@@ -296,21 +341,72 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
     let _ = std::fs::remove_dir_all(profile);
 }
 
+/// The phone's and the desktop's sizes, where screenshots are kept.
+const PHONE_AND_DESKTOP: [(u32, u32); 2] = [(390, 844), (1440, 900)];
+
+/// Checks the screen shown at each of `sizes`: touch targets of 44 px, a screenshot
+/// `{name}-{width}x{height}-{theme}.png` at the phone's and the desktop's size, and no serious
+/// accessibility problem.
+async fn check_screen(
+    client: &Client,
+    axe: Option<&str>,
+    name: &str,
+    theme: &str,
+    sizes: &[(u32, u32)],
+) {
+    for &(width, height) in sizes {
+        page_size(client, width, height).await;
+        assert_eq!(
+            small_targets(client).await,
+            json!([]),
+            "targets of {name} at {width}x{height} ({theme})"
+        );
+        if PHONE_AND_DESKTOP.contains(&(width, height)) {
+            screenshot(client, &format!("{name}-{width}x{height}-{theme}.png")).await;
+        }
+    }
+    assert_accessible(client, axe, &format!("{name} ({theme})")).await;
+}
+
+/// White moves g4-g7 here and closes the mill a7 d7 g7: the page then asks for a removal.
+const MILL_NEXT: &str = "WW./.../.B./.W...W/B.B/.WB/B.. w 0 0 0 1";
+
+/// Plays clicks on the board's points.
+async fn click_points(client: &Client, points: &[&str]) {
+    for point in points {
+        click(client, &format!("#board [data-point='{point}']")).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_problem() {
     let Some(program) = chromedriver() else {
         return;
     };
     let axe = axe_script();
-    let server = Server::in_memory().await;
-    let created = server.create(json!({"opponent": "local"})).await;
-    let id = s(&created["id"]);
+    let limits = Limits {
+        password_cost: HashCost {
+            memory_kib: 256,
+            passes: 1,
+        },
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+    let placing = server
+        .create(json!({"opponent": "local", "record": "1. d6 f4 2. d2 b4"}))
+        .await;
+    let placing = s(&placing["id"]);
+    let mut ann = Visitor::new(&server.base).await;
+    ann.sign_up("ann", "correct horse battery").await;
     let driver = start_driver(&program).await;
     let profile = common::temp_dir("chromium-screens");
     let client = browser(&driver, &profile).await;
     for theme in ["wood", "dark"] {
         set_theme(&client, &server, theme).await;
-        client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+        client
+            .goto(&server.url(&format!("/g/{placing}")))
+            .await
+            .unwrap();
         wait_for(
             &client,
             "return document.getElementById('board').dataset.version === '1';",
@@ -333,22 +429,93 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             screenshot(&client, &format!("game-{width}x{height}-{theme}.png")).await;
         }
         assert_accessible(&client, axe.as_deref(), &format!("the game ({theme})")).await;
-        // The new-game dialog, the page's lobby.
+
+        // The moving phase, a mill closed and a piece to remove.
+        let moving = server
+            .create(json!({"opponent": "local", "position": MILL_NEXT}))
+            .await;
+        client
+            .goto(&server.url(&format!(
+                "/g/{}?t={}",
+                s(&moving["id"]),
+                s(&moving["token"])
+            )))
+            .await
+            .unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector(\"#board [data-point='g4'].movable\") !== null;",
+            "the page offers the pieces to move",
+        )
+        .await;
+        click_points(&client, &["g4", "g7"]).await;
+        wait_for(
+            &client,
+            "return document.getElementById('status').textContent === 'White: Mill! Remove a black piece.';",
+            "the page asks for a removal",
+        )
+        .await;
+        for (width, height) in SIZES {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                outside(&client, &["board", "turn", "status"]).await,
+                json!([]),
+                "the removal in view at {width}x{height} ({theme})"
+            );
+            if width == 390 || width == 1440 {
+                screenshot(&client, &format!("remove-{width}x{height}-{theme}.png")).await;
+            }
+        }
+        assert_accessible(&client, axe.as_deref(), &format!("a removal ({theme})")).await;
+
+        // The lobby.
+        client.goto(&server.url("/lobby")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelectorAll('#lobby .quick button').length > 0;",
+            "the lobby is drawn",
+        )
+        .await;
+        check_screen(&client, axe.as_deref(), "lobby", theme, &SIZES).await;
+
+        // A player's page, and a game that does not exist.
+        client.goto(&server.url("/@/ann")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#player-page h2')?.textContent === 'ann';",
+            "the player's page is drawn",
+        )
+        .await;
+        check_screen(&client, axe.as_deref(), "player", theme, &PHONE_AND_DESKTOP).await;
+        client.goto(&server.url("/g/nosuchgame1")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelector('#missing:not([hidden]) #missing-title')?.textContent !== '';",
+            "the missing game is said",
+        )
+        .await;
+        check_screen(
+            &client,
+            axe.as_deref(),
+            "missing",
+            theme,
+            &PHONE_AND_DESKTOP,
+        )
+        .await;
+
+        // The new-game dialog.
         client.goto(&server.url("/")).await.unwrap();
         client
             .wait()
             .for_element(Locator::Css("#new-game[open] #start-game"))
             .await
             .unwrap();
-        assert_eq!(
-            small_targets(&client).await,
-            json!([]),
-            "targets of the dialog"
-        );
-        assert_accessible(
+        check_screen(
             &client,
             axe.as_deref(),
-            &format!("the new-game dialog ({theme})"),
+            "new-game",
+            theme,
+            &PHONE_AND_DESKTOP,
         )
         .await;
         // The rules, reached from the dialog.
@@ -359,16 +526,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
             "the rules and their diagrams are drawn",
         )
         .await;
-        for (width, height) in [(390, 844), (1440, 900)] {
-            page_size(&client, width, height).await;
-            assert_eq!(
-                small_targets(&client).await,
-                json!([]),
-                "targets of the rules"
-            );
-            screenshot(&client, &format!("rules-{width}x{height}-{theme}.png")).await;
-        }
-        assert_accessible(&client, axe.as_deref(), &format!("the rules ({theme})")).await;
+        check_screen(&client, axe.as_deref(), "rules", theme, &PHONE_AND_DESKTOP).await;
     }
     client.close().await.unwrap();
     server.stop().await;
@@ -417,32 +575,39 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
             "#rules-text h3",
             "#rules-text h3",
         ),
+        ("/lobby".to_owned(), "#lobby .quick button", "#lobby h3"),
+        ("/@/nobody".to_owned(), "#player-page p", "#player-page p"),
     ];
     for (path, ready, scripted) in pages {
         client.goto(&server.url(&path)).await.unwrap();
+        // The switch follows changes once it lists the languages.
+        wait_for(
+            &client,
+            "return document.getElementById('lang').options.length > 0;",
+            "the language switch is ready",
+        )
+        .await;
         let switch = "const s = document.getElementById('lang');
                       s.value = arguments[0]; s.dispatchEvent(new Event('change'));";
         client.execute(switch, vec![json!("en")]).await.unwrap();
         wait_for(
             &client,
-            &format!("return document.querySelector('{ready}') !== null;"),
-            "the page is drawn",
+            &format!(
+                "return document.documentElement.lang === 'en' && document.querySelector('{ready}') !== null;"
+            ),
+            "the page is drawn in English",
         )
         .await;
-        tokio::time::timeout(Duration::from_secs(5), async {
-            while client
-                .execute("return document.documentElement.lang;", vec![])
-                .await
-                .unwrap()
-                != json!("en")
-            {
-                tokio::task::yield_now().await;
-            }
-        })
-        .await
-        .unwrap();
         let before = visible_texts(&client).await;
-        let drawn = text(&client, scripted).await;
+        let drawn = client
+            .execute(
+                "return document.querySelector(arguments[0]).innerText.trim();",
+                vec![json!(scripted)],
+            )
+            .await
+            .unwrap();
+        let drawn = s(&drawn);
+        assert!(!drawn.is_empty(), "{scripted} has words on {path}");
         client.execute(switch, vec![json!("de")]).await.unwrap();
         wait_for(
             &client,
@@ -458,11 +623,14 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
             .filter(|pair| after.as_array().unwrap().contains(pair))
             .collect();
         assert!(same.is_empty(), "texts left in English on {path}: {same:?}");
-        assert_ne!(
-            text(&client, scripted).await,
-            drawn,
-            "the drawn text changes on {path}"
-        );
+        let changed =
+            format!("return document.querySelector({scripted:?})?.innerText.trim() !== {drawn:?};");
+        wait_for(
+            &client,
+            &changed,
+            &format!("the drawn text changes on {path}"),
+        )
+        .await;
         if path.starts_with("/rules") {
             screenshot(&client, "rules-de.png").await;
         }

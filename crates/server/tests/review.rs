@@ -40,8 +40,11 @@ async fn an_imported_game_is_reviewed_ply_by_ply() {
         assert!(p["score"]["kind"].is_string(), "{p}");
         assert_eq!(p["line"][0], p["best"], "position {i}");
         if let Some(ply) = plies.get(i) {
+            let grades = ["best", "good", "inaccuracy", "mistake", "blunder"];
+            assert!(grades.contains(&s(&ply["grade"]).as_str()), "{ply}");
             if ply["move"] == p["best"] {
                 assert_eq!(ply["score"], p["score"]);
+                assert_eq!(ply["grade"], "best");
             }
         }
     }

@@ -2,9 +2,9 @@
 // while the server restarts. Every file is asked of the network first and the copy kept is
 // renewed; the copy is used only when the server cannot be reached. The API is never kept.
 
-const CACHE = 'morris-shell-1';
-const JS = ['api', 'app', 'board', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'grades',
-  'i18n', 'install', 'offers', 'panels', 'plies', 'review', 'rules', 'settings', 'setup', 'shell', 'sound'];
+const CACHE = 'morris-shell-2';
+const JS = ['api', 'app', 'board', 'clock', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'grades',
+  'i18n', 'install', 'offers', 'panels', 'plies', 'review', 'rules', 'settings', 'setup', 'shell', 'site', 'sound'];
 const LANGS = ['en', 'de', 'fr', 'nl', 'it', 'es', 'sr', 'af'];
 const SHELL = [
   '/', '/app.css', '/screens.css', '/favicon.svg', '/icon.svg', '/icon-192.png', '/icon-512.png',
@@ -25,10 +25,11 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** The key a request is kept under: every game address is the app itself. */
+/** The key a request is kept under: every address the app itself answers is one. */
 function keyOf(url) {
-  if (url.pathname === '/' || url.pathname.startsWith('/g/')) return '/';
-  return url.pathname;
+  const p = url.pathname;
+  if (p === '/' || p === '/lobby' || p.startsWith('/g/') || p.startsWith('/@/')) return '/';
+  return p;
 }
 
 self.addEventListener('fetch', (event) => {

@@ -48,7 +48,8 @@ pub fn chromedriver() -> Option<PathBuf> {
     }
 }
 
-fn free_port() -> u16 {
+/// A port that no one listens on at the moment.
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -222,13 +223,14 @@ pub async fn page_size(client: &Client, width: u32, height: u32) {
 }
 
 /// The visible controls smaller than 44 × 44 CSS pixels (the board's points aside: they sit
-/// as close as the board's lines, and the board grows with the window).
+/// as close as the board's lines, and the board grows with the window). A check box is
+/// measured by the label around it, which a tap on toggles it as well.
 pub async fn small_targets(client: &Client) -> Value {
     client
         .execute(
             "return [...document.querySelectorAll('button, a[href], select, input, textarea, [role=button]')]
                .filter((el) => !el.closest('#board') && el.offsetParent !== null && !el.closest('dialog:not([open])'))
-               .map((el) => [el, el.getBoundingClientRect()])
+               .map((el) => [el, ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label') || el).getBoundingClientRect()])
                .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
                .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id || ''}.${el.className || ''} ` +
                  `\"${(el.textContent || el.value || '').trim().slice(0, 20)}\" ${Math.round(r.width)}x${Math.round(r.height)}`);",
@@ -240,12 +242,17 @@ pub async fn small_targets(client: &Client) -> Value {
 
 /// Waits until `script` returns true.
 pub async fn wait_for(client: &Client, script: &str, what: &str) {
+    wait_within(client, script, what, Duration::from_secs(30)).await;
+}
+
+/// Waits until `script` returns true, for at most `limit`.
+pub async fn wait_within(client: &Client, script: &str, what: &str, limit: Duration) {
     let started = Instant::now();
     loop {
         if client.execute(script, vec![]).await.unwrap() == json!(true) {
             return;
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "{what}");
+        assert!(started.elapsed() < limit, "{what} within {limit:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -35,6 +35,16 @@ impl Server {
     /// Starts a server with a configuration (its address is replaced by a free port).
     pub async fn with_config(mut config: Config) -> Server {
         config.addr = "127.0.0.1:0".parse().unwrap();
+        Server::listening(config).await
+    }
+
+    /// Starts a server on a database file at a given address: started again there after a
+    /// stop, it is the same server restarted.
+    pub async fn at(addr: std::net::SocketAddr, db: &Path) -> Server {
+        Server::listening(Config::new(addr, db.to_owned())).await
+    }
+
+    async fn listening(config: Config) -> Server {
         let app = morris_server::open(&config).await.unwrap();
         let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

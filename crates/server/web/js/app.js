@@ -11,11 +11,10 @@ import { errorKey } from './errors.js';
 import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
 import { play as playSound, cueOf, unlockOnGesture } from './sound.js';
 import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
-import { renderEnd, decidingPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
-import { registerWorker } from './install.js';
-import { untilReached } from './shell.js';
+import { renderEnd, headline, endWords, decidingPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
+import { startShell, untilReached } from './shell.js';
 import { initSite, siteRoute, gameChanged, gameEvent, drawClocks, retranslateSite } from './site.js';
-import { t, LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const cap = (color) => t(`color.${color}`);
@@ -79,17 +78,21 @@ function bestGrade(plies) {
 /** The variant's name in the page's language. */
 const variantTitle = (v) => t(`variant.${v.name}`);
 
-/** The end of a game in words, from its reason (the server's own text is for programs). */
-function resultWords(result) {
+/** Why a game ended, in words, from its reason (the server's own text is for programs). */
+function reasonWords(result) {
   const params = {
     winner: result.winner ? cap(result.winner) : '',
     loser: result.winner ? cap(other(result.winner)) : '',
   };
   const known = ['fewer_than_three', 'blocked', 'line', 'repetition', 'n_move_rule', 'full_board', 'resignation', 'agreement', 'timeout', 'abandonment', 'aborted'];
   const reason = result.reason === 'abandonment' && !result.winner ? 'abandonment_draw' : result.reason;
-  let text = known.includes(result.reason) ? t(`result.${reason}`, params) : t('result.other');
-  if (result.winner) text += ` ${t('result.wins', { color: cap(result.winner) })}`;
-  return text;
+  return known.includes(result.reason) ? t(`result.${reason}`, params) : t('result.other');
+}
+
+/** The end of a game in words: why, and who won. */
+function resultWords(result) {
+  const text = reasonWords(result);
+  return result.winner ? `${text} ${t('result.wins', { color: cap(result.winner) })}` : text;
 }
 
 // ----- rendering -----
@@ -118,7 +121,7 @@ function render() {
   $('rev-live').hidden = state.review === null;
   renderAnalysisPanel();
   renderInvite();
-  renderEnd(g, v, hasSeat() ? state.you : null, g?.result ? resultWords(g.result) : '', {
+  renderEnd(g, v, hasSeat() ? state.you : null, {
     rematch: () => createGame(rematchOptions(g, state.you)).catch((err) => showError(errorText(err))),
     newGame: () => dialogs.openNewGame(v.name),
   });
@@ -208,11 +211,11 @@ function renderBoard() {
   state.anim = null;
 }
 
-/** "Your move · White", "Black to move", "Game over". */
+/** "Your move · White", "Black to move", "White wins". */
 function statusTurn() {
   const g = state.game;
   if (!g) return t('status.no_game');
-  if (g.status === 'over') return t('status.over');
+  if (g.status === 'over') return g.result ? headline(g.result) : t('status.over');
   if (state.you === g.turn) return t('status.your_move', { color: cap(g.turn) });
   return t('status.to_move', { color: cap(g.turn) });
 }
@@ -237,12 +240,13 @@ function renderStatus() {
   const turn = $('turn');
   turn.textContent = statusTurn();
   turn.dataset.turn = g && g.status === 'playing' ? g.turn : '';
+  turn.classList.toggle('over', g?.status === 'over');
   const status = $('status');
   status.classList.toggle('over', g?.status === 'over');
   status.classList.toggle('thinking', Boolean(g?.thinking));
   let text = '';
   if (!g) text = t('status.start');
-  else if (g.status === 'over' && g.result) text = resultWords(g.result);
+  else if (g.status === 'over' && g.result) text = endWords(g.result, hasSeat() ? state.you : null, reasonWords(g.result));
   else if (state.review !== null) text = t('status.review', { ply: state.review, total: g.moves.length });
   else if (g.thinking) text = t('status.thinking');
   else if (state.busy) text = t('status.sending');
@@ -293,6 +297,7 @@ function renderButtons() {
   set('btn-export', Boolean(g));
   $('btn-analysis').setAttribute('aria-pressed', String(state.analysisOn));
   $('controls').classList.toggle('spectator', Boolean(g) && !seat);
+  $('controls').classList.toggle('over', g?.status === 'over');
 }
 
 function renderAnalysisPanel() {
@@ -719,34 +724,8 @@ function wireSettings() {
   systemDark.addEventListener('change', applySettings);
 }
 
-/** Fills the language switch and follows it: the page's words change at once. */
-function wireLanguage() {
-  const select = $('lang');
-  for (const [code, name] of Object.entries(LANGUAGES)) {
-    const o = document.createElement('option');
-    o.value = code;
-    o.textContent = name;
-    o.lang = code;
-    select.append(o);
-  }
-  select.value = language();
-  select.addEventListener('change', async () => {
-    const code = select.value;
-    if (!isLanguage(code)) return;
-    try {
-      await loadLanguage(code);
-    } catch {
-      select.value = language();
-      return;
-    }
-    saveLanguage(code);
-    retranslate();
-  });
-}
-
-/** Sets every text of the page again in the language in use. */
+/** Sets the texts made by script again in the language in use (the fixed ones are set). */
 function retranslate() {
-  translatePage(document);
   dialogs.setVariants([...state.variants.values()]);
   if (state.live) setConnection($('conn').dataset.state);
   render();
@@ -754,14 +733,7 @@ function retranslate() {
 }
 
 async function main() {
-  const lang = startLanguage();
-  try {
-    await loadLanguage(lang);
-  } catch {
-    if (lang !== 'en') await loadLanguage('en');
-  }
-  translatePage(document);
-  wireLanguage();
+  await startShell(retranslate);
   await initSite({ showError: (text) => showError(text), describe: (err) => errorText(err) });
   board = new Board($('board'), boardHandlers);
   applySettings();
@@ -769,7 +741,6 @@ async function main() {
   unlockOnGesture();
   dialogs = new Dialogs(createGame);
   wireDialogLinks();
-  registerWorker();
   wireButtons();
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !document.querySelector('dialog[open]')) cancel();

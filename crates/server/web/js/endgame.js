@@ -34,25 +34,28 @@ export function decidingPoints(game, variant) {
   return null;
 }
 
-/** The end card, made once after the status card. */
+/** The headline of a finished game: who won, or a draw. */
+export function headline(result) {
+  return result.winner ? t('end.wins', { color: t(`color.${result.winner}`) }) : t('end.draw');
+}
+
+/**
+ * The end's part of the status card, made once under the status: the marks explained and
+ * what comes next. The card's own lines carry the headline (in place of whose turn it is)
+ * and the reason, so that the result and its next steps fit the first screen of a phone.
+ */
 function card() {
   let el = $('end-card');
   if (el) return el;
-  el = document.createElement('section');
+  el = document.createElement('div');
   el.id = 'end-card';
-  el.className = 'card end-card';
-  el.setAttribute('aria-labelledby', 'end-title');
+  el.className = 'end-card';
   el.hidden = true;
-  const h = document.createElement('h2');
-  h.id = 'end-title';
-  h.className = 'end-title';
-  const why = document.createElement('p');
-  why.id = 'end-why';
   const mark = document.createElement('p');
   mark.id = 'end-mark';
   mark.className = 'fine';
   const actions = document.createElement('div');
-  actions.className = 'actions wrap';
+  actions.className = 'actions end-actions';
   const button = (id, cls) => {
     const b = document.createElement('button');
     b.type = 'button';
@@ -67,25 +70,29 @@ function card() {
   review.className = 'button';
   actions.append(review);
   button('end-new');
-  el.append(h, why, mark, actions);
-  document.querySelector('.status-card')?.after(el);
+  el.append(mark, actions);
+  $('status')?.after(el);
   return el;
 }
 
 /**
- * Draws the end card for a finished game (hidden otherwise). `words` is the end in words;
- * `you` this browser's seat; `on` has rematch() and newGame().
+ * The reason a game ended in words (`words`), with a word for this browser's seat `you` when
+ * it won or lost.
  */
-export function renderEnd(game, variant, you, words, on) {
+export function endWords(result, you, words) {
+  if (!result.winner || (you !== 'white' && you !== 'black')) return words;
+  return `${words} ${you === result.winner ? t('end.you_won') : t('end.you_lost')}`;
+}
+
+/**
+ * Draws the end's marks and next steps for a finished game (hidden otherwise). `you` is this
+ * browser's seat; `on` has rematch() and newGame().
+ */
+export function renderEnd(game, variant, you, on) {
   const el = card();
   el.hidden = !game || game.status !== 'over' || !game.result;
+  document.querySelector('.status-card')?.classList.toggle('over', !el.hidden);
   if (el.hidden) return;
-  const r = game.result;
-  const title = $('end-title');
-  title.textContent = r.winner ? t('end.wins', { color: t(`color.${r.winner}`) }) : t('end.draw');
-  let personal = '';
-  if (r.winner && (you === 'white' || you === 'black')) personal = you === r.winner ? t('end.you_won') : t('end.you_lost');
-  $('end-why').textContent = personal ? `${words} ${personal}` : words;
   const decided = decidingPoints(game, variant);
   $('end-mark').textContent = decided ? t(decided.kind === 'mill' ? 'end.mill_marked' : 'end.block_marked') : '';
   $('end-mark').hidden = !decided;

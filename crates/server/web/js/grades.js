@@ -1,10 +1,9 @@
 // @ts-check
-// The grades of a review: how much a ply lost beside the best ply of its position, and the
-// evaluation curve drawn over the plies. Pure: no DOM, no server.
+// The grades of a review as the page shows them: tallied per side, the worst plies found, and
+// the evaluation curve drawn over the plies. Pure: no DOM, no server.
 //
-// The thresholds are those of the server's analysis grades (hundredths of a piece lost):
-// up to 30 good, up to 100 an inaccuracy, up to 300 a mistake, more a blunder; throwing away
-// a forced win or walking into a forced loss is a blunder, a slower win is good.
+// The server grades every ply (its thresholds live beside its engine); the page shows the
+// grades it is sent.
 
 /** @typedef {{kind: 'cp' | 'mate', value: number}} Score */
 /** @typedef {'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder'} Grade */
@@ -12,46 +11,6 @@
 
 /** The grades, best first. @type {readonly Grade[]} */
 export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
-
-/** The most a ply may lose (hundredths of a piece) and keep each grade. */
-export const THRESHOLDS = Object.freeze({ good: 30, inaccuracy: 100, mistake: 300 });
-
-const FAR = 2 ** 40;
-
-/**
- * One number that orders like the score: estimates as they are, wins above and losses below
- * every estimate, a quicker win higher and a slower loss higher.
- * @param {Score} s
- */
-export function rank(s) {
-  if (s.kind === 'cp') return s.value;
-  if (s.value > 0) return FAR - s.value;
-  return -FAR - s.value - (s.value === 0 ? FAR : 0);
-}
-
-/**
- * The grade of a ply that kept `played` where the best ply of the position keeps `best`,
- * both for the side that plays.
- * @param {Score} best
- * @param {Score} played
- * @returns {Grade}
- */
-export function grade(best, played) {
-  if (rank(played) >= rank(best)) return 'best';
-  const bestWin = best.kind === 'mate' && best.value > 0;
-  const playedWin = played.kind === 'mate' && played.value > 0;
-  const playedLoss = played.kind === 'mate' && played.value <= 0;
-  if (bestWin) return playedWin ? 'good' : 'blunder';
-  if (playedLoss) return best.kind === 'mate' && best.value <= 0 ? 'good' : 'blunder';
-  if (best.kind === 'cp' && played.kind === 'cp') {
-    const loss = best.value - played.value;
-    if (loss <= THRESHOLDS.good) return 'good';
-    if (loss <= THRESHOLDS.inaccuracy) return 'inaccuracy';
-    if (loss <= THRESHOLDS.mistake) return 'mistake';
-    return 'blunder';
-  }
-  return 'good';
-}
 
 /**
  * A score for `turn` as a value for White between -1 (Black wins) and 1 (White wins): the
@@ -67,17 +26,17 @@ export function whiteValue(s, turn) {
 
 /**
  * @typedef {{score: Score, turn: Color}} ReviewedPosition
- * @typedef {{move: string, side: Color, score: Score}} ReviewedPly
+ * @typedef {{move: string, side: Color, score: Score, grade: Grade}} ReviewedPly
  * @typedef {{positions: ReviewedPosition[], plies: ReviewedPly[]}} Review
  */
 
 /**
- * The grade of every ply of a review.
+ * The grade of every ply of a review, as the server graded it.
  * @param {Review} review
  * @returns {Grade[]}
  */
 export function gradePlies(review) {
-  return review.plies.map((p, i) => grade(review.positions[i].score, p.score));
+  return review.plies.map((p) => p.grade);
 }
 
 /**

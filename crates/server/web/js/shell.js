@@ -1,4 +1,4 @@
-// The frame shared by the review, editor and rules pages: the page's language (with its
+// The frame shared by the game, review, editor and rules pages: the page's language (with its
 // switch in the top bar), the variants from the server, and the service worker.
 
 import { LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';

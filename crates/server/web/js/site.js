@@ -150,14 +150,17 @@ function openAccount() {
 
 // ----- pages of the site: the lobby and players' pages -----
 
-let page = null; // the section shown instead of the board, if any
+let page = null; // the page shown instead of the board, if any
 let lobbySocket = null;
 
 function showPage(section) {
   leavePage();
-  page = section;
+  // The page is the document's main part while the board's is hidden.
+  page = document.createElement('main');
+  page.className = 'site-main';
+  page.append(section);
   document.querySelector('main.layout').hidden = true;
-  document.body.insertBefore(section, document.querySelector('main.layout'));
+  document.body.insertBefore(page, document.querySelector('main.layout'));
 }
 
 /** Leaves a page of the site (the board is shown again). */
@@ -319,6 +322,9 @@ function challengeForm() {
     ['none', t('site.no_clock')],
   ]);
   const color = select('color', [['random', t('color.random')], ['white', t('color.white')], ['black', t('color.black')]]);
+  variant.setAttribute('aria-label', t('form.game'));
+  clock.setAttribute('aria-label', t('site.clock_label'));
+  color.setAttribute('aria-label', t('form.color'));
   const rated = document.createElement('input');
   rated.type = 'checkbox';
   rated.name = 'rated';
@@ -413,6 +419,8 @@ async function showPlayer(name) {
     o.textContent = v ? t(`site.result_${v}`) : t('site.all_results');
     result.append(o);
   }
+  variant.setAttribute('aria-label', t('form.game'));
+  result.setAttribute('aria-label', t('site.result_label'));
   filters.append(variant, result);
   const list = h('ul', 'games');
   section.append(h('h3', '', t('site.games_title')), filters, list);
@@ -744,4 +752,6 @@ export function retranslateSite() {
   const lobby = $('lobby-link');
   if (lobby) lobby.textContent = t('site.lobby');
   if (table.game) renderTable();
+  // The lobby or a player's page is drawn again in the new words.
+  if (page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
 }

@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+
+const here = new URL('..', import.meta.url);
+const worker = readFileSync(new URL('sw.js', here), 'utf8');
+const listed = (name) => {
+  const m = new RegExp(`const ${name} = \\[([^\\]]*)\\]`).exec(worker);
+  assert.ok(m, `sw.js has its list ${name}`);
+  return [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]).sort();
+};
+
+test('the service worker keeps every script and every language of the page', () => {
+  const scripts = readdirSync(new URL('js/', here)).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+  assert.deepEqual(listed('JS'), scripts);
+  const langs = readdirSync(new URL('i18n/', here)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  assert.deepEqual(listed('LANGS'), langs);
+});
