@@ -1,12 +1,12 @@
 //! The lobby as the server runs it: the [`Lobby`] behind a lock, the games between people
-//! being played, and the channel that tells every lobby connection what changed.
+//! being played, and the count of changes that every lobby connection watches.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use morris_core::{ByColor, Game, Position};
 use serde::Serialize;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 
 use crate::accounts::PlayerId;
 use crate::app::AppState;
@@ -16,15 +16,10 @@ use crate::game_state::GameState;
 use crate::lobby::{Entrant, Lobby, MAX_PLAYING, Pairing};
 use crate::seat::{GameId, Name, Opponent, Player};
 
-/// How many lobby events a slow connection may fall behind before it skips to the newest.
-const EVENTS_KEPT: usize = 256;
-
-/// What every lobby connection hears.
-#[derive(Debug, Clone)]
-pub enum LobbyEvent {
-    /// The challenges or the games being played changed.
-    Changed,
-}
+/// The changes of the lobby, counted: a connection that has not yet been sent the lobby
+/// since its last change is not woken again by the next ones, so a busy lobby wakes each
+/// connection at most once per refresh however many games start and end.
+pub type LobbyChanges = watch::Receiver<u64>;
 
 /// The newest pairing of one player, for their lobby connections.
 pub type PairedWatch = watch::Receiver<Option<Arc<PairedView>>>;
@@ -72,7 +67,7 @@ pub struct LobbyHub {
     /// The lobby's text for viewers with nothing of their own in it, and the versions it
     /// shows.
     shared: Mutex<Option<SharedText>>,
-    events: broadcast::Sender<LobbyEvent>,
+    changes: watch::Sender<u64>,
     /// Per player with the lobby open: how many connections, and their pairings. A player
     /// hears of their own pairings only, and never misses one to a busy lobby.
     paired: Mutex<HashMap<PlayerId, Watchers>>,
@@ -85,7 +80,7 @@ impl Default for LobbyHub {
             playing: Mutex::new(BTreeMap::new()),
             playing_version: std::sync::atomic::AtomicU64::new(0),
             shared: Mutex::new(None),
-            events: broadcast::channel(EVENTS_KEPT).0,
+            changes: watch::channel(0).0,
             paired: Mutex::new(HashMap::new()),
         }
     }
@@ -160,15 +155,15 @@ impl LobbyHub {
         }
     }
 
-    /// A receiver of every event from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<LobbyEvent> {
-        self.events.subscribe()
+    /// The changes from now on.
+    pub fn subscribe(&self) -> LobbyChanges {
+        self.changes.subscribe()
     }
 
     /// Tells every lobby connection that the lobby changed.
     pub fn changed(&self) {
-        // No receiver is no error: nobody has the lobby open.
-        let _ = self.events.send(LobbyEvent::Changed);
+        // Counted even with no receiver: nobody has the lobby open.
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     /// The games being played, newest first.

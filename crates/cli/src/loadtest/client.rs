@@ -44,6 +44,8 @@ pub struct LoadConfig {
 /// What was measured.
 #[derive(Debug, Clone)]
 pub struct LoadReport {
+    /// What was played, and what a round trip is.
+    pub setting: String,
     /// Games created.
     pub games: u64,
     /// Games played to their end.
@@ -76,6 +78,7 @@ impl fmt::Display for LoadReport {
         for e in &self.error_samples {
             writeln!(f, "error: {e}")?;
         }
+        writeln!(f, "{}", self.setting)?;
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         writeln!(
             f,
@@ -258,6 +261,7 @@ pub async fn run(
     let mut round_trips = std::mem::take(&mut *totals.trips.lock().await);
     round_trips.sort_unstable();
     Ok(LoadReport {
+        setting: setting(config),
         games: totals.games.load(Ordering::Relaxed),
         finished: totals.finished.load(Ordering::Relaxed),
         plies: totals.plies.load(Ordering::Relaxed),
@@ -266,6 +270,25 @@ pub async fn run(
         round_trips,
         elapsed,
     })
+}
+
+/// The first line of the report: what the run played and what it timed.
+fn setting(config: &LoadConfig) -> String {
+    let think = config.think.as_millis();
+    match &config.site {
+        Some(clock) => format!(
+            "{} rated games at once at {clock} between {} signed-up players paired by quick \
+             pairing, a ply every {think} ms (±50 %) in each; a round trip is a ply's POST \
+             until its answer and the player's own game socket have it",
+            config.games,
+            2 * config.games
+        ),
+        None => format!(
+            "{} friend games at once, a ply every {think} ms (±50 %) in each; a round trip is \
+             a ply's POST until its answer and the other seat's game socket have it",
+            config.games
+        ),
+    }
 }
 
 /// Signs up `n` players, a few at once (the password hash is slow by design); those that
@@ -450,6 +473,24 @@ enum End {
     Stopped,
 }
 
+/// A WebSocket of the test's client.
+pub(super) type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a WebSocket with a small read buffer: before every read the library fills the
+/// buffer's free room with zeros, and its default of 128 KiB would make the thousands of
+/// sockets of a run cost the client more than the server's work it measures.
+pub(super) async fn connect(
+    request: tokio_tungstenite::tungstenite::handshake::client::Request,
+) -> Result<Socket, String> {
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024);
+    let (socket, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true)
+        .await
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    Ok(socket)
+}
+
 /// Opens a WebSocket and keeps the newest version it announced in a watch channel, reading
 /// every message so that the server is never held up by this client.
 async fn watch_socket(url: &str, token: &str) -> Result<watch::Receiver<u64>, String> {
@@ -463,9 +504,7 @@ async fn watch_socket(url: &str, token: &str) -> Result<watch::Receiver<u64>, St
     request
         .headers_mut()
         .insert("sec-websocket-protocol", protocols);
-    let (mut socket, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .map_err(|e| format!("WebSocket: {e}"))?;
+    let mut socket = connect(request).await?;
     let (tx, rx) = watch::channel(0u64);
     tokio::spawn(async move {
         #[derive(Deserialize)]
@@ -535,6 +574,7 @@ mod tests {
     #[test]
     fn percentiles_come_from_the_sorted_trips() {
         let report = LoadReport {
+            setting: "1 friend game".into(),
             games: 1,
             finished: 0,
             plies: 100,

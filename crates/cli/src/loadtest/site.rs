@@ -2,12 +2,13 @@
 //! play clocked, rated games.
 //!
 //! Every game slot is two players. Each signs up (before the clock of the test starts: the
-//! password hash is slow by design), opens the lobby's WebSocket, asks for quick pairing at
-//! the time control, and once paired plays random legal plies on its turn, one every
-//! `think` (±50 %), authorised by its session cookie and CSRF token. The round trip of a ply
-//! is the time from sending the `POST` until its answer has arrived and the player's own
-//! WebSocket of the game has announced it, that is until every watcher could have seen it.
-//! A player whose game ends asks for another while plies and time remain.
+//! password hash is slow by design), then, as the page does, opens the lobby's WebSocket,
+//! asks for quick pairing at the time control, and closes the lobby once paired. It plays
+//! random legal plies on its turn, one every `think` (±50 %), authorised by its session
+//! cookie and CSRF token. The round trip of a ply is the time from sending the `POST` until
+//! its answer has arrived and the player's own WebSocket of the game has announced it, that
+//! is until every watcher could have seen it. A player whose game ends goes back to the
+//! lobby for another while plies and time remain.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -20,7 +21,7 @@ use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use super::client::{LoadConfig, Totals};
+use super::client::{LoadConfig, Socket, Totals, connect};
 
 /// What a player's game socket last said.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -29,6 +30,17 @@ struct Seen {
     status: String,
     turn: String,
     legal: Vec<String>,
+}
+
+/// A pairing: the answer to quick pairing, or the lobby's `paired` message.
+#[derive(Debug, Deserialize)]
+struct Paired {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    color: Option<String>,
 }
 
 /// A signed-in player of the test.
@@ -113,67 +125,21 @@ impl Player {
         (self.rng % n.max(1) as u64) as usize
     }
 
-    async fn socket(
-        &self,
-        path: &str,
-    ) -> Result<
-        tokio_tungstenite::WebSocketStream<
-            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-        >,
-        String,
-    > {
+    async fn socket(&self, path: &str) -> Result<Socket, String> {
         let url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut request = url
             .into_client_request()
             .map_err(|e| format!("WebSocket: {e}"))?;
         let cookie = self.cookie.parse().map_err(|e| format!("WebSocket: {e}"))?;
         request.headers_mut().insert("cookie", cookie);
-        let (socket, _) = tokio_tungstenite::connect_async(request)
-            .await
-            .map_err(|e| format!("WebSocket {path}: {e}"))?;
-        Ok(socket)
+        connect(request).await.map_err(|e| format!("{e} ({path})"))
     }
 
     /// Plays games until the plies or the time run out.
     pub(super) async fn run(mut self, deadline: Instant) {
-        // The lobby's socket is the player's presence; pairings arrive on it.
-        let mut lobby = match self.socket("/api/lobby/ws").await {
-            Ok(s) => s,
-            Err(e) => {
-                self.totals.error(e).await;
-                return;
-            }
-        };
-        // The lobby's first message comes once the server counts the player present.
-        match tokio::time::timeout(Duration::from_secs(10), lobby.next()).await {
-            Ok(Some(Ok(_))) => {}
-            _ => {
-                self.totals
-                    .error("the lobby's socket said nothing within 10 s".into())
-                    .await;
-                return;
-            }
-        }
-        let (paired_tx, mut paired) = tokio::sync::mpsc::channel::<(String, String)>(4);
-        tokio::spawn(async move {
-            while let Some(Ok(message)) = lobby.next().await {
-                if let Message::Text(text) = message {
-                    let Ok(v) = serde_json::from_str::<Value>(&text) else {
-                        continue;
-                    };
-                    if v["type"] == "paired" {
-                        let game = v["game"].as_str().unwrap_or_default().to_owned();
-                        let color = v["color"].as_str().unwrap_or_default().to_owned();
-                        if paired_tx.send((game, color)).await.is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let mut played = 0;
         while played < self.plies && Instant::now() < deadline {
-            let game = match self.pair(&mut paired, deadline).await {
+            let game = match self.pair(deadline).await {
                 Ok(Some(game)) => game,
                 Ok(None) => break,
                 Err(e) => {
@@ -193,23 +159,19 @@ impl Player {
                 }
             }
         }
-        // Leave no seek behind for a player who is still waiting.
-        let _ = self
-            .client
-            .delete(format!("{}/api/lobby/quick", self.base))
-            .header(reqwest::header::COOKIE, &self.cookie)
-            .header("x-morris-csrf", &self.csrf)
-            .send()
-            .await;
     }
 
-    /// Asks for quick pairing; the game and this player's colour, or `None` at the deadline.
-    async fn pair(
-        &mut self,
-        paired: &mut tokio::sync::mpsc::Receiver<(String, String)>,
-        deadline: Instant,
-    ) -> Result<Option<(String, String)>, String> {
-        let answer: Value = self
+    /// Asks for quick pairing with the lobby open (its socket is the player's presence, and
+    /// the pairing may come on it); the game and this player's colour, or `None` at the
+    /// deadline. The lobby closes when this returns, and with it any seek left waiting.
+    async fn pair(&mut self, deadline: Instant) -> Result<Option<(String, String)>, String> {
+        let mut lobby = self.socket("/api/lobby/ws").await?;
+        // The lobby's first message comes once the server counts the player present.
+        match tokio::time::timeout(Duration::from_secs(10), lobby.next()).await {
+            Ok(Some(Ok(_))) => {}
+            _ => return Err("the lobby's socket said nothing within 10 s".into()),
+        }
+        let answer: Paired = self
             .client
             .post(format!("{}/api/lobby/quick", self.base))
             .header(reqwest::header::COOKIE, &self.cookie)
@@ -222,14 +184,30 @@ impl Player {
             .json()
             .await
             .map_err(|e| format!("quick pairing: {e}"))?;
-        if let (Some(game), Some(color)) = (answer["game"].as_str(), answer["color"].as_str()) {
+        if let (Some(game), Some(color)) = (answer.game, answer.color) {
             self.totals.games.fetch_add(1, Ordering::Relaxed);
-            return Ok(Some((game.to_owned(), color.to_owned())));
+            return Ok(Some((game, color)));
         }
-        match tokio::time::timeout_at(deadline.into(), paired.recv()).await {
-            Ok(Some(game)) => Ok(Some(game)),
-            Ok(None) => Err("the lobby's socket closed".into()),
-            Err(_) => Ok(None),
+        loop {
+            let message = match tokio::time::timeout_at(deadline.into(), lobby.next()).await {
+                Ok(Some(Ok(message))) => message,
+                Ok(_) => return Err("the lobby's socket closed".into()),
+                Err(_) => return Ok(None),
+            };
+            // Only the kind of a message is read: the lobby's own lists are skipped over.
+            let Message::Text(text) = message else {
+                continue;
+            };
+            if let Ok(Paired {
+                kind,
+                game: Some(game),
+                color: Some(color),
+            }) = serde_json::from_str(&text)
+            {
+                if kind.as_deref() == Some("paired") {
+                    return Ok(Some((game, color)));
+                }
+            }
         }
     }
 
@@ -242,7 +220,9 @@ impl Player {
     ) -> Result<bool, String> {
         let mut socket = self.socket(&format!("/api/games/{id}/ws")).await?;
         let (tx, mut seen) = watch::channel(Seen::default());
-        tokio::spawn(async move {
+        // The reader, and with it the socket, ends when the game is left.
+        let mut reader = tokio::task::JoinSet::new();
+        reader.spawn(async move {
             while let Some(Ok(message)) = socket.next().await {
                 if let Message::Text(text) = message {
                     if let Ok(game) = serde_json::from_str::<Seen>(&text) {

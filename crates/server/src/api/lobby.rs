@@ -10,14 +10,13 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::{PlayerId, Session};
 use crate::app::AppState;
 use crate::clock::{PRESETS, TimeControl, TimeControlView};
 use crate::error::ApiError;
 use crate::lobby::{ChallengeView, Entrant, LobbyRefusal, Terms};
-use crate::lobby_hub::{LobbyEvent, PlayingView, start_pairing};
+use crate::lobby_hub::{PlayingView, start_pairing};
 use crate::request::{ApiJson, ChallengeRequest, QuickRequest};
 use crate::session::Visitor;
 
@@ -338,6 +337,7 @@ pub async fn watch(
     let player = visitor.player();
     Ok(upgrade
         .protocols([crate::ws::PROTOCOL])
+        .read_buffer_size(crate::ws::READ_BUFFER)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
@@ -367,24 +367,25 @@ async fn send_json(socket: &mut WebSocket, value: &impl Serialize, limit: Durati
 
 async fn serve(mut socket: WebSocket, app: &Arc<AppState>, player: Option<PlayerId>) {
     let limit = app.limits.send_timeout;
-    let mut events = app.lobby.subscribe();
+    let mut changes = app.lobby.subscribe();
     if !send_text(&mut socket, view_text(app, player), limit).await {
         return;
     }
     // The lobby is sent again at most every REFRESH after it changed; an idle connection
-    // has no timer of its own.
+    // has no timer of its own, and one already due is not woken by further changes.
     let mut due: Option<tokio::time::Instant> = None;
     let mut pairings = player.map(|p| app.lobby.watch_pairings(p));
     loop {
         tokio::select! {
-            event = events.recv() => match event {
-                Ok(LobbyEvent::Changed) | Err(RecvError::Lagged(_)) => {
-                    due.get_or_insert_with(|| tokio::time::Instant::now() + REFRESH);
+            changed = changes.changed(), if due.is_none() => {
+                if changed.is_err() {
+                    break;
                 }
-                Err(RecvError::Closed) => break,
-            },
+                due = Some(tokio::time::Instant::now() + REFRESH);
+            }
             () = async { tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)).await }, if due.is_some() => {
                 due = None;
+                changes.mark_unchanged();
                 if !send_text(&mut socket, view_text(app, player), limit).await {
                     break;
                 }
