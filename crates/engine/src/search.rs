@@ -17,8 +17,6 @@ use crate::tt::{Bound, Entry, Table};
 const CHECK_EVERY: u64 = 256;
 /// The deepest quiescence line of removals.
 const QUIESCENCE_DEPTH: usize = 8;
-/// While both sides together have at most this many pieces in hand, no ply is reduced.
-const LATE_PLACING: u8 = 4;
 
 /// What every search thread shares.
 pub(crate) struct Shared<'a> {
@@ -259,9 +257,6 @@ impl<'a> Worker<'a> {
             .filter(|&i| i < count);
         let mut picker = Picker::new(pos, plies, table_index, &self.heuristics, ply);
         let hands = pos.in_hand(pos.turn()) + pos.in_hand(!pos.turn());
-        // The last placements decide who can move once the pieces are all placed: none of
-        // them is reduced.
-        let late_placing = hands > 0 && hands <= LATE_PLACING;
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_index = None;
@@ -284,12 +279,7 @@ impl<'a> Worker<'a> {
                 v = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut r = 0;
-                if depth >= 3
-                    && n >= 3
-                    && quiet
-                    && !late_placing
-                    && !self.heuristics.is_killer(ply, child_ply)
-                {
+                if depth >= 3 && n >= 3 && quiet && !self.heuristics.is_killer(ply, child_ply) {
                     r = 1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16);
                     r = r.min(new_depth - 1).max(0);
                 }
