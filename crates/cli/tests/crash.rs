@@ -2,62 +2,15 @@
 //! SIGKILL; started again on the same database, it has every acknowledged ply and play goes on.
 
 mod common;
+#[path = "common/serve.rs"]
+mod serve;
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// A `morris serve` process and its address.
-struct Serve {
-    child: Child,
-    base: String,
-}
-
-impl Serve {
-    fn start(db: &Path) -> Serve {
-        let mut child = common::morris()
-            .args([
-                "serve",
-                "--addr",
-                "127.0.0.1:0",
-                "--games-per-minute",
-                "0",
-                "--db",
-            ])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("morris is running at ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_owned();
-        Serve { child, base }
-    }
-
-    /// Kills the process with SIGKILL and waits for it.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use serve::Serve;
 
 struct Seats {
     id: String,

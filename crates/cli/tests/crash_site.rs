@@ -4,10 +4,9 @@
 //! rating change, counted once.
 
 mod common;
+#[path = "common/serve.rs"]
+mod serve;
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,53 +14,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-struct Serve {
-    child: Child,
-    base: String,
-}
-
-impl Serve {
-    fn start(db: &Path) -> Serve {
-        let mut child = common::morris()
-            .args([
-                "serve",
-                "--addr",
-                "127.0.0.1:0",
-                "--games-per-minute",
-                "0",
-                "--sign-ins-per-minute",
-                "0",
-                "--db",
-            ])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("morris is running at ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_owned();
-        Serve { child, base }
-    }
-
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use serve::Serve;
 
 /// A player: the session's cookie and CSRF token.
 #[derive(Clone)]

@@ -168,7 +168,7 @@ pub async fn game(
 
 /// Makes the change of the seat that `who` holds to game `id` and answers with the game as
 /// that seat sees it.
-async fn change_by_seat(
+pub(crate) async fn change_by_seat(
     app: &Arc<AppState>,
     id: &GameId,
     who: Holder<'_>,
@@ -177,11 +177,16 @@ async fn change_by_seat(
     let live = app.game(id).await?;
     let now = app.now_ms();
     let state = app.change(&live, |s| change(s, who, now).map(Some)).await?;
-    Ok(Json(GameView::new(
-        &state,
-        state.seat_of(who),
-        app.now_ms(),
-    )))
+    Ok(view_for(app, &state, who))
+}
+
+/// The answer to a change: the game as the seat `who` holds sees it now.
+pub(crate) fn view_for<'a>(
+    app: &AppState,
+    state: &GameState,
+    who: impl Into<Holder<'a>>,
+) -> Json<GameView> {
+    Json(GameView::new(state, state.seat_of(who), app.now_ms()))
 }
 
 /// `POST /api/games/{id}/moves`
@@ -249,11 +254,7 @@ pub async fn draw(
     let state = app
         .change(&live, |s| s.draw(token, request.action, accepts, now))
         .await?;
-    Ok(Json(GameView::new(
-        &state,
-        state.seat_of(token),
-        app.now_ms(),
-    )))
+    Ok(view_for(&app, &state, token))
 }
 
 /// `GET /api/games/{id}/hint`

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
+use super::{change_by_seat, view_for};
 use crate::app::AppState;
 use crate::chat::{ChatRefusal, Line, checked};
 use crate::error::ApiError;
@@ -25,14 +26,7 @@ pub async fn abort(
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let who = holder(&request.token, &visitor)?;
-    let live = app.game(&id).await?;
-    let now = app.now_ms();
-    let state = app.change(&live, |s| s.abort(who, now).map(Some)).await?;
-    Ok(Json(GameView::new(
-        &state,
-        state.seat_of(who),
-        app.now_ms(),
-    )))
+    change_by_seat(&app, &id, who, |s, w, now| s.abort(w, now)).await
 }
 
 /// What a claim asks for.
@@ -75,11 +69,7 @@ pub async fn claim(
                 .map(Some)
         })
         .await?;
-    Ok(Json(GameView::new(
-        &state,
-        state.seat_of(who),
-        app.now_ms(),
-    )))
+    Ok(view_for(&app, &state, who))
 }
 
 /// The body of `POST /api/games/{id}/rematch`.
@@ -129,11 +119,7 @@ pub async fn rematch(
             app.lobby.changed();
         }
     }
-    Ok(Json(GameView::new(
-        &state,
-        state.seat_of(who),
-        app.now_ms(),
-    )))
+    Ok(view_for(&app, &state, who))
 }
 
 /// The body of `POST /api/games/{id}/chat`.
