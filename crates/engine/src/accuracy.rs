@@ -13,6 +13,7 @@ use crate::Engine;
 use crate::level::Rng;
 use crate::limits::{EngineOptions, Limits};
 use crate::probe::{Probe, TbValue, Wdl, score_plies};
+use crate::selfplay::{SelfPlay, spread};
 
 /// What the tables say of one ply played in a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,45 +99,26 @@ pub fn sample_positions(
         if out.len() >= count {
             break;
         }
-        let mut engine = Engine::new(EngineOptions {
-            hash_mb: 4,
+        let game = SelfPlay {
+            variant,
             level: LEVELS[g % LEVELS.len()],
-            seed: Some(rng.next_u64()),
-            ..EngineOptions::default()
-        });
-        let mut game = Game::new(Position::start(variant));
-        let random = 2 + (rng.next_u64() % 7) as usize;
-        let nodes = Limits {
-            nodes: Some(3_000),
-            ..Limits::default()
+            seed: rng.next_u64(),
+            random_plies: 2 + (rng.next_u64() % 7) as usize,
+            nodes: 3_000,
         };
         let mut tests = Vec::new();
-        for ply_no in 0..300 {
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = game.legal_plies();
-            let ply = if ply_no < random {
-                legal[(rng.next_u64() % legal.len() as u64) as usize]
-            } else {
-                match engine.search(&game, &nodes, &mut |_| {}).best {
-                    Some(p) => p,
-                    None => break,
+        game.play(
+            &mut rng,
+            |_, _, _| None,
+            |ply_no, pos| {
+                if ply_no >= game.random_plies && is_a_test(pos, tables) {
+                    tests.push(*pos);
                 }
-            };
-            if ply_no >= random && is_a_test(game.position(), tables) {
-                tests.push(*game.position());
-            }
-            if game.play(ply).is_err() {
-                break;
-            }
-        }
-        // Spread the game's share over its length.
-        let take = per_game.min(tests.len());
-        for k in 0..take {
-            let i = k * tests.len() / take;
-            if out.len() < count && !out.contains(&tests[i]) {
-                out.push(tests[i]);
+            },
+        );
+        for pos in spread(&tests, per_game) {
+            if out.len() < count && !out.contains(pos) {
+                out.push(*pos);
             }
         }
     }

@@ -31,6 +31,7 @@ mod probe;
 mod protocol;
 mod score;
 mod search;
+mod selfplay;
 pub mod text;
 mod time;
 mod tt;

@@ -12,13 +12,12 @@
 
 use std::collections::HashSet;
 
-use morris_core::{Game, Position, Variant};
+use morris_core::{Ply, Position, Variant};
 
-use crate::Engine;
 use crate::eval::{TERMS, Weights, phase, terms, weigh};
 use crate::level::Rng;
-use crate::limits::{EngineOptions, Limits};
 use crate::probe::{Probe, Wdl, terminal_value};
+use crate::selfplay::{SelfPlay, spread};
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,90 +114,73 @@ pub fn sample(
         if out.len() >= options.count {
             break;
         }
-        let mut engine = Engine::new(EngineOptions {
-            hash_mb: 4,
+        let game = SelfPlay {
+            variant: options.variant,
             level: LEVELS[g % LEVELS.len()],
-            seed: Some(rng.next_u64()),
-            ..EngineOptions::default()
-        });
-        let mut game = Game::new(Position::start(options.variant));
-        let random = 2 + (rng.next_u64() % 10) as usize;
+            seed: rng.next_u64(),
+            random_plies: 2 + (rng.next_u64() % 10) as usize,
+            nodes: 1_500,
+        };
         // The share of random placements in this game: more of them leave more mills open.
         let wild = 0.3 + (g % 3) as f64 * 0.3;
-        let limits = Limits {
-            nodes: Some(1_500),
-            ..Limits::default()
-        };
         let mut placing = Vec::new();
         let mut moving = Vec::new();
-        for ply_no in 0..300 {
-            if game.outcome().is_some() {
-                break;
+        let pick = |pos: &Position, legal: &[Ply], rng: &mut Rng| {
+            if pos.in_hand(pos.turn()) + pos.in_hand(!pos.turn()) == 0 {
+                return None;
             }
-            let pos = *game.position();
-            if seen.insert(pos.hash()) {
-                let hands =
-                    u32::from(pos.in_hand(pos.turn())) + u32::from(pos.in_hand(!pos.turn()));
-                let plies = if hands > 0 { options.placing_plies } else { 0 };
-                if hands <= options.placing_plies {
-                    let mut budget = 20_000;
-                    if let Some(wdl) = exact_wdl(&pos, tables, plies, &mut budget) {
-                        let s = Sample {
-                            phase: phase(&pos),
-                            terms: terms(&pos),
-                            result: match wdl {
-                                Wdl::Win => 1.0,
-                                Wdl::Draw => 0.5,
-                                Wdl::Loss => 0.0,
-                            },
-                        };
-                        if hands > 0 {
-                            placing.push(s)
-                        } else {
-                            moving.push(s)
-                        }
-                    }
+            let removals: Vec<_> = legal.iter().copied().filter(|p| p.is_removal()).collect();
+            if !removals.is_empty() && rng.next_f64() < options.placing_removals {
+                // More removals while placing reach the smaller sectors of the moving phase,
+                // where the tables decide the last placements.
+                return Some(removals[(rng.next_u64() % removals.len() as u64) as usize]);
+            }
+            if rng.next_f64() < wild {
+                // A placement that threatens a mill, where there is one.
+                let mover = pos.turn();
+                let threats: Vec<_> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&p| pos.after_unchecked(p).mill_points(mover).any())
+                    .collect();
+                let from = if threats.is_empty() {
+                    legal
+                } else {
+                    &threats[..]
+                };
+                return Some(from[(rng.next_u64() % from.len() as u64) as usize]);
+            }
+            None
+        };
+        game.play(&mut rng, pick, |_, pos| {
+            if !seen.insert(pos.hash()) {
+                return;
+            }
+            let hands = u32::from(pos.in_hand(pos.turn())) + u32::from(pos.in_hand(!pos.turn()));
+            if hands > options.placing_plies {
+                return;
+            }
+            let plies = if hands > 0 { options.placing_plies } else { 0 };
+            let mut budget = 20_000;
+            if let Some(wdl) = exact_wdl(pos, tables, plies, &mut budget) {
+                let s = Sample {
+                    phase: phase(pos),
+                    terms: terms(pos),
+                    result: match wdl {
+                        Wdl::Win => 1.0,
+                        Wdl::Draw => 0.5,
+                        Wdl::Loss => 0.0,
+                    },
+                };
+                if hands > 0 {
+                    placing.push(s)
+                } else {
+                    moving.push(s)
                 }
             }
-            let legal = game.legal_plies();
-            let hands = pos.in_hand(pos.turn()) + pos.in_hand(!pos.turn());
-            let removals: Vec<_> = legal.iter().copied().filter(|p| p.is_removal()).collect();
-            let ply =
-                if hands > 0 && !removals.is_empty() && rng.next_f64() < options.placing_removals {
-                    // More removals while placing reach the smaller sectors of the moving phase,
-                    // where the tables decide the last placements.
-                    removals[(rng.next_u64() % removals.len() as u64) as usize]
-                } else if hands > 0 && rng.next_f64() < wild {
-                    // A placement that threatens a mill, where there is one.
-                    let mover = pos.turn();
-                    let threats: Vec<_> = legal
-                        .iter()
-                        .copied()
-                        .filter(|&p| pos.after_unchecked(p).mill_points(mover).any())
-                        .collect();
-                    let from = if threats.is_empty() {
-                        &legal[..]
-                    } else {
-                        &threats[..]
-                    };
-                    from[(rng.next_u64() % from.len() as u64) as usize]
-                } else if ply_no < random {
-                    legal[(rng.next_u64() % legal.len() as u64) as usize]
-                } else {
-                    match engine.search(&game, &limits, &mut |_| {}).best {
-                        Some(p) => p,
-                        None => break,
-                    }
-                };
-            if game.play(ply).is_err() {
-                break;
-            }
-        }
+        });
         out.append(&mut placing);
-        let take = options.moving_per_game.min(moving.len());
-        for k in 0..take {
-            out.push(moving[k * moving.len() / take].clone());
-        }
+        out.extend(spread(&moving, options.moving_per_game).cloned());
         out.truncate(options.count);
         progress(g + 1, out.len());
     }
