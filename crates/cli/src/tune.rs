@@ -29,6 +29,10 @@ pub struct TuneArgs {
     /// The seed of the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The chance that a side takes a removal whenever it can while placing (from 0 to 1):
+    /// more removals reach smaller sectors, fewer leave fuller boards.
+    #[arg(long, default_value_t = 1.0)]
+    placing_removals: f64,
     /// The pull toward the starting weights: the squared error that a change of 100
     /// centi-pieces in one weight costs.
     #[arg(long, default_value_t = 0.002)]
@@ -62,6 +66,9 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), Failure> {
             "--prior is from 0 to 1000000 and --rounds at most 1000000".into(),
         ));
     }
+    if !(0.0..=1.0).contains(&args.placing_removals) {
+        return Err(Failure("--placing-removals is from 0 to 1".into()));
+    }
     let start = match &args.from {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -85,6 +92,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), Failure> {
     let dir = args.tablebases.clone().unwrap_or_else(default_dir);
     let tables = EngineTables::open(&dir)?;
     let mut options = SampleOptions::new(args.variant, args.positions, args.seed);
+    options.placing_removals = args.placing_removals;
     if let Some(g) = args.games {
         options.max_games = g.max(1);
     }
@@ -129,13 +137,14 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(path) = &args.out {
         let header = format!(
             "The evaluation's weights, in centi-pieces per unit of each term (see eval.rs), and\n\
-             the logistic scale of its scores. Made by\n  morris tune --positions {} --seed {} --prior {} --rounds {}{}\n\
+             the logistic scale of its scores. Made by\n  morris tune --positions {} --seed {} --prior {} --rounds {} --placing-removals {}{}\n\
              from {} positions of {} labelled by the tables\n\
              (placing {}, moving {}, flying {}; squared error {} / {} / {} before, {} / {} / {} after).",
             args.positions,
             args.seed,
             args.prior,
             args.rounds,
+            args.placing_removals,
             if args.phases.is_empty() {
                 String::new()
             } else {

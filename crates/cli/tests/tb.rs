@@ -367,3 +367,53 @@ fn accuracy_reports_the_share_of_plies_that_lose_value() {
     assert!(out.contains("phase "), "{out}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `morris tune` on the tables of Six Men's Morris: positions labelled, a fit reported per
+/// phase, and a weights file that says how it was made; out-of-range options are refused.
+#[test]
+fn tune_fits_weights_on_positions_the_tables_label() {
+    let d = dir("tune");
+    let ds = d.to_str().unwrap();
+    ok(&morris(&["solve", "--variant", "six", "--dir", ds]));
+    let weights = d.join("weights.txt");
+    let out = ok(&morris(&[
+        "tune",
+        "--variant",
+        "six",
+        "--tablebases",
+        ds,
+        "--positions",
+        "300",
+        "--rounds",
+        "40",
+        "--placing-removals",
+        "0.5",
+        "--out",
+        weights.to_str().unwrap(),
+    ]));
+    for phase in ["placing", "moving"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{phase}: ")) && l.contains("squared error"))
+            .unwrap_or_else(|| panic!("no fit of {phase}: {out}"));
+        let count: usize = line.split(' ').nth(1).unwrap().parse().unwrap();
+        assert!(count > 0, "{out}");
+    }
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(text.contains("--placing-removals 0.5"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("placing piece ")),
+        "{text}"
+    );
+    for bad in [
+        &["--placing-removals", "1.5"][..],
+        &["--positions", "0"][..],
+    ] {
+        let output = morris(&[&["tune", "--tablebases", ds][..], bad].concat());
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
