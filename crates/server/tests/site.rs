@@ -640,16 +640,16 @@ async fn my_games_take_the_filters_of_a_players_list_and_name_the_players_seat()
         ids(&mut v, "").await,
         sorted(vec![&lost, &drawn, &aborted, &playing])
     );
-    assert_eq!(ids(&mut v, "?result=loss").await, [lost.clone()]);
+    assert_eq!(ids(&mut v, "?result=loss").await, [lost.as_str()]);
     assert_eq!(
         ids(&mut v, "?result=draw").await,
-        [drawn.clone()],
+        [drawn.as_str()],
         "an abort is no draw"
     );
     assert!(ids(&mut v, "?result=win").await.is_empty());
-    assert_eq!(ids(&mut v, "?variant=six").await, [drawn.clone()]);
+    assert_eq!(ids(&mut v, "?variant=six").await, [drawn.as_str()]);
     assert!(ids(&mut v, "?variant=six&result=loss").await.is_empty());
-    assert_eq!(ids(&mut v, "?status=playing").await, [playing.clone()]);
+    assert_eq!(ids(&mut v, "?status=playing").await, [playing.as_str()]);
 
     let (_, games) = v.get("/api/session/games").await;
     let game = |id: &str| {
