@@ -46,8 +46,13 @@ async fn until(client: &Client, what: &str, check: &str) -> Value {
 
 /// Signs up in the account dialog of the page.
 async fn sign_up(client: &Client, name: &str) {
+    sign_up_from(client, "btn-account", name).await;
+}
+
+/// Signs up in the account dialog that the button `opener` opens.
+async fn sign_up_from(client: &Client, opener: &str, name: &str) {
     client
-        .find(Locator::Id("btn-account"))
+        .find(Locator::Id(opener))
         .await
         .unwrap()
         .click()
@@ -270,7 +275,14 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
         return;
     };
     let axe = axe_script();
-    let server = Server::in_memory().await;
+    let limits = Limits {
+        password_cost: HashCost {
+            memory_kib: 256,
+            passes: 1,
+        },
+        ..Limits::default()
+    };
+    let server = Server::start(std::path::Path::new(":memory:"), limits).await;
     let driver = start_driver(&program).await;
     let profile = temp_dir("chromium-my-games");
     let client = browser(&driver, &profile).await;
@@ -308,7 +320,8 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
         .unwrap();
     wait_for(
         &client,
-        "return location.pathname === '/games' && document.querySelectorAll('#games-list li.game-row').length === 2;",
+        "return location.pathname === '/games' && document.querySelectorAll('#games-list li.game-row').length === 2
+           && document.getElementById('games-link').getAttribute('aria-current') === 'page';",
         "both games are listed",
     )
     .await;
@@ -435,6 +448,16 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
         }
         assert_accessible(&client, axe.as_deref(), &format!("My games ({theme})")).await;
     }
+    // The guest signs up from the page: the games stay theirs and the page says so.
+    sign_up_from(&client, "games-sign-up", "gus").await;
+    wait_for(
+        &client,
+        "return !document.getElementById('games-sign-up')
+           && document.querySelector(\"#games-page a[href='/@/gus']\") !== null
+           && document.querySelectorAll('#games-list li.game-row').length === 2;",
+        "the signed-up player's games",
+    )
+    .await;
     client.close().await.unwrap();
     drop(driver);
     server.stop().await;

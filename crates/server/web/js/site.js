@@ -39,9 +39,12 @@ function link(path, text, className = '') {
 
 async function loadSession() {
   const s = await api.session();
+  const changed = s.player !== session.player || s.name !== session.name;
   Object.assign(session, s);
   setCsrf(s.csrf);
   renderAccount();
+  // A page of the site drawn for the session before (a guest's games, the lobby's terms).
+  if (changed && page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
 }
 
 // ----- the account button and dialog -----
@@ -179,8 +182,17 @@ export function leavePage() {
   if (main) main.hidden = false;
 }
 
+/** Marks the top bar's link of the page shown, if it has one. */
+function markCurrent(path) {
+  for (const a of document.querySelectorAll('header.topbar .lobby-link')) {
+    if (a.getAttribute('href') === path) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
 /** Shows the page of a path of the site; false for a path that is not one. */
 export async function siteRoute(path) {
+  markCurrent(path);
   if (path === '/lobby') {
     showLobby();
     return true;
@@ -422,7 +434,15 @@ async function showMyGames() {
   const section = h('section', 'card site-page games-page');
   section.id = 'games-page';
   section.append(h('h2', '', t('site.my_games')));
-  if (!session.name) section.append(h('p', 'fine', t('site.guest_games')));
+  if (!session.name) {
+    const guest = h('div', 'guest-note');
+    const up = h('button', 'small', t('site.sign_up'));
+    up.type = 'button';
+    up.id = 'games-sign-up';
+    up.addEventListener('click', openAccount);
+    guest.append(h('p', 'fine', t('site.guest_games')), up);
+    section.append(guest);
+  }
   showPage(section);
   const games = gameList((query) => api.myGames(query), { link, describe, empty: t('site.my_games_none') });
   section.append(games.element);
