@@ -566,6 +566,11 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
         ),
         ("/lobby".to_owned(), "#lobby .quick button", "#lobby h3"),
         ("/@/nobody".to_owned(), "#player-page p", "#player-page p"),
+        (
+            "/games".to_owned(),
+            "#games-page .list-status",
+            "#games-page",
+        ),
     ];
     for (path, ready, scripted) in pages {
         client.goto(&server.url(&path)).await.unwrap();
