@@ -679,3 +679,29 @@ async fn my_games_take_the_filters_of_a_players_list_and_name_the_players_seat()
     server.stop().await;
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test]
+async fn an_imported_game_with_a_clock_keeps_one_time_per_ply() {
+    let dir = temp_dir("site-imported-clock");
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(&dir.join("games.db"), &now).await;
+    let created = server
+        .create(json!({"opponent": "friend", "record": "1. d6 f4", "clock": "3+2"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    now.advance(4000);
+    let (status, game) = server.play(id, token, "d2").await;
+    assert_eq!(status, 200, "{game}");
+    // The imported plies took no time: the first ply played counts from the clock's start.
+    let plies = json!([[T0, 180_000], [T0, 180_000], [T0 + 4000, 178_000]]);
+    assert_eq!(game["clock"]["plies"], plies);
+    // The same after a restart, from the database.
+    server.stop().await;
+    let server = self::server(&dir.join("games.db"), &now).await;
+    let (_, game) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["moves"], json!(["d6", "f4", "d2"]));
+    assert_eq!(game["clock"]["plies"], plies);
+    server.stop().await;
+    std::fs::remove_dir_all(dir).unwrap();
+}
