@@ -458,6 +458,32 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
         "the signed-up player's games",
     )
     .await;
+    // The player's page lists the same games with the same list and filters.
+    client
+        .find(Locator::Css("#games-page a[href='/@/gus']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &client,
+        &format!(
+            "const rows = [...document.querySelectorAll('#player-page #games-list li.game-row')];
+             return rows.length === 2 && rows.some((r) => r.dataset.game === '{lost}' && r.dataset.result === 'loss');"
+        ),
+        "the player's page lists the games",
+    )
+    .await;
+    choose(&client, "filter-result", "win").await;
+    let none = until(
+        &client,
+        "the player's page filters",
+        "return document.querySelectorAll('#games-list li').length === 0
+           && document.querySelector('#player-page .list-status').textContent",
+    )
+    .await;
+    assert_eq!(none, "No game fits these filters.");
     client.close().await.unwrap();
     drop(driver);
     server.stop().await;
