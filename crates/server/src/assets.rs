@@ -18,15 +18,16 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
     style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
     manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// Serves a file of the page: `/`, `/g/{id}`, `/lobby` and `/@/{name}` are the app itself.
+/// Serves a file of the page: `/`, `/g/{id}`, `/lobby`, `/games` and `/@/{name}` are the app
+/// itself.
 pub async fn page(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
-    let path =
-        if path.is_empty() || path.starts_with("g/") || path == "lobby" || path.starts_with("@/") {
-            "index.html"
-        } else {
-            path
-        };
+    let app = path.is_empty()
+        || path.starts_with("g/")
+        || path == "lobby"
+        || path == "games"
+        || path.starts_with("@/");
+    let path = if app { "index.html" } else { path };
     let Some(file) = Web::get(path) else {
         return (
             StatusCode::NOT_FOUND,

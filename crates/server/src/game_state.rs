@@ -165,6 +165,12 @@ impl GameState {
         seats: ByColor<Option<TokenHash>>,
         created: i64,
     ) -> GameState {
+        // The plies of an imported record were played before the game: no time is known.
+        let before = PlyTime {
+            at: created.saturating_mul(1000),
+            left: None,
+        };
+        let times = vec![before; game.plies().len()];
         GameState {
             id,
             game,
@@ -177,7 +183,7 @@ impl GameState {
             accounts: ByColor::new(None, None),
             rated: false,
             clock: None,
-            times: Vec::new(),
+            times,
             ended_at: None,
             ratings: None,
             rematch_offer: None,
@@ -287,6 +293,15 @@ impl GameState {
             Player::Computer(level) => Some(*level),
             Player::Human(_) => None,
         }
+    }
+
+    /// Starts a clock at `now`. The plies already played (an imported record's) took no time
+    /// on it: each is noted at `now` with the whole initial time, so that the game keeps one
+    /// time per ply and the next ply's time is counted from the clock's start.
+    pub fn start_clock(&mut self, control: crate::clock::TimeControl, now: Millis) {
+        let left = Some(control.initial());
+        self.times = vec![PlyTime { at: now, left }; self.game.plies().len()];
+        self.clock = Some(Clock::start(control, now));
     }
 
     /// The colour the computer plays, if it plays.

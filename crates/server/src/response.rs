@@ -286,7 +286,9 @@ impl GameView {
                     plies: state
                         .times
                         .iter()
-                        .map(|t| [t.at, t.left.unwrap_or(0)])
+                        // A ply without its time was played before the clock started (a
+                        // record imported before such plies were noted): the whole time.
+                        .map(|t| [t.at, t.left.unwrap_or_else(|| c.control.initial())])
                         .collect(),
                 }
             }),

@@ -11,8 +11,8 @@ mod common;
 use std::path::Path;
 
 use chrome::{
-    assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, small_targets,
-    start_driver, wait_for,
+    assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, set_theme,
+    small_targets, start_driver, wait_for,
 };
 use common::Server;
 use common::visitor::Visitor;
@@ -47,17 +47,6 @@ async fn text(client: &Client, css: &str) -> String {
         .unwrap()
 }
 
-async fn set_theme(client: &Client, server: &Server, theme: &str) {
-    client.goto(&server.url("/favicon.svg")).await.unwrap();
-    client
-        .execute(
-            "localStorage.setItem('morris.settings', JSON.stringify({ theme: arguments[0] }));",
-            vec![json!(theme)],
-        )
-        .await
-        .unwrap();
-}
-
 /// The ids of `ids` that are not wholly in the window.
 async fn outside(client: &Client, ids: &[&str]) -> Value {
     client
@@ -89,7 +78,7 @@ async fn a_review_of_an_imported_game_shows_the_graph_and_graded_plies() {
     let profile = common::temp_dir("chromium-review");
     let client = browser(&driver, &profile).await;
     for theme in ["wood", "dark"] {
-        set_theme(&client, &server, theme).await;
+        set_theme(&client, &server.base, theme).await;
         client
             .goto(&server.url(&format!("/review.html?game={id}")))
             .await
@@ -287,7 +276,7 @@ async fn the_editor_sets_up_a_position_and_plays_it() {
     );
     // The result and what comes next are on the first screen at every size, in both themes.
     for theme in ["wood", "dark"] {
-        set_theme(&client, &server, theme).await;
+        set_theme(&client, &server.base, theme).await;
         client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
         wait_for(
             &client,
@@ -402,7 +391,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
     let profile = common::temp_dir("chromium-screens");
     let client = browser(&driver, &profile).await;
     for theme in ["wood", "dark"] {
-        set_theme(&client, &server, theme).await;
+        set_theme(&client, &server.base, theme).await;
         client
             .goto(&server.url(&format!("/g/{placing}")))
             .await
@@ -577,6 +566,11 @@ async fn the_language_switch_changes_every_visible_text_of_the_new_screens() {
         ),
         ("/lobby".to_owned(), "#lobby .quick button", "#lobby h3"),
         ("/@/nobody".to_owned(), "#player-page p", "#player-page p"),
+        (
+            "/games".to_owned(),
+            "#games-page .list-status",
+            "#games-page",
+        ),
     ];
     for (path, ready, scripted) in pages {
         client.goto(&server.url(&path)).await.unwrap();

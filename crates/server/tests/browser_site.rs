@@ -2,8 +2,12 @@
 //! through quick pairing and play a clocked, rated game in which one side's flag falls; both
 //! see the ratings change, and a third browser watches the game from the lobby's list.
 //!
+//! An anonymous browser finds its games on "My games" and filters them; a clocked game
+//! browsed back ply by ply shows each ply's clocks and the time each ply took.
+//!
 //! The server's clock is one the test moves on, so the flag falls without waiting a minute.
-//! Needs `chromium` and `chromedriver`, as tests/browser.rs does.
+//! Needs `chromium` and `chromedriver`, as tests/browser.rs does, and axe-core installed by
+//! `npm ci` in `tests/a11y` for the accessibility check.
 
 mod chrome;
 mod common;
@@ -11,7 +15,10 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrome::{browser, chromedriver, start_driver};
+use chrome::{
+    assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, set_theme,
+    small_targets, start_driver, wait_for,
+};
 use common::{Server, temp_dir};
 use fantoccini::{Client, Locator};
 use morris_server::accounts::HashCost;
@@ -39,8 +46,13 @@ async fn until(client: &Client, what: &str, check: &str) -> Value {
 
 /// Signs up in the account dialog of the page.
 async fn sign_up(client: &Client, name: &str) {
+    sign_up_from(client, "btn-account", name).await;
+}
+
+/// Signs up in the account dialog that the button `opener` opens.
+async fn sign_up_from(client: &Client, opener: &str, name: &str) {
     client
-        .find(Locator::Id("btn-account"))
+        .find(Locator::Id(opener))
         .await
         .unwrap()
         .click()
@@ -214,6 +226,418 @@ async fn two_browsers_meet_by_quick_pairing_and_a_flag_falls_while_a_third_watch
     for client in [ann, bob, eve] {
         client.close().await.unwrap();
     }
+    drop(driver);
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Creates, through the page's own session cookie and CSRF token, a game that the browser's
+/// player loses by resignation and a game of Six Men's Morris still being played; their ids.
+const CREATE_BY_THE_COOKIE: &str = "const done = arguments[arguments.length - 1];
+    (async () => {
+      const session = await (await fetch('/api/session')).json();
+      const post = (path, body) => fetch(path, { method: 'POST', body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json', 'X-Morris-CSRF': session.csrf } })
+        .then((r) => r.ok ? r.json() : Promise.reject(new Error(`${path}: ${r.status}`)));
+      const lost = await post('/api/games', { opponent: 'friend', color: 'white', clock: '5+3' });
+      await post(`/api/games/${lost.id}/resign`, { token: lost.token });
+      const six = await post('/api/games', { opponent: 'friend', variant: 'six', color: 'black' });
+      return [lost.id, six.id];
+    })().then(done, (e) => done(String(e)));";
+
+/// The rows of the list of games: `[id, result, text]` each.
+async fn rows(client: &Client) -> Value {
+    client
+        .execute(
+            "return [...document.querySelectorAll('#games-list li.game-row')]
+               .map((li) => [li.dataset.game, li.dataset.result, li.innerText.replace(/\\s+/g, ' ')]);",
+            vec![],
+        )
+        .await
+        .unwrap()
+}
+
+/// Chooses a filter of the list, as a player does.
+async fn choose(client: &Client, select: &str, value: &str) {
+    client
+        .execute(
+            "const s = document.getElementById(arguments[0]);
+             s.value = arguments[1]; s.dispatchEvent(new Event('change'));",
+            vec![json!(select), json!(value)],
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let axe = axe_script();
+    let limits = Limits {
+        password_cost: HashCost {
+            memory_kib: 256,
+            passes: 1,
+        },
+        ..Limits::default()
+    };
+    let server = Server::start(std::path::Path::new(":memory:"), limits).await;
+    let driver = start_driver(&program).await;
+    let profile = temp_dir("chromium-my-games");
+    let client = browser(&driver, &profile).await;
+
+    // The page's own address is the app, with the session's cookie made on the way.
+    client.goto(&server.url("/games")).await.unwrap();
+    let empty = until(
+        &client,
+        "an empty list is said",
+        "return document.querySelector('#games-page .list-status')?.textContent ?? ''",
+    )
+    .await;
+    assert!(empty.as_str().unwrap().contains("no games yet"), "{empty}");
+
+    let ids = client
+        .execute_async(CREATE_BY_THE_COOKIE, vec![])
+        .await
+        .unwrap();
+    let (lost, six) = (ids[0].as_str().unwrap(), ids[1].as_str().unwrap());
+
+    // From the lobby, the header's link leads to the games.
+    client.goto(&server.url("/lobby")).await.unwrap();
+    wait_for(
+        &client,
+        "return document.querySelector(\"#lobby a[href='/games']\") !== null;",
+        "the lobby links to My games",
+    )
+    .await;
+    client
+        .find(Locator::Id("games-link"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &client,
+        "return location.pathname === '/games' && document.querySelectorAll('#games-list li.game-row').length === 2
+           && document.getElementById('games-link').getAttribute('aria-current') === 'page';",
+        "both games are listed",
+    )
+    .await;
+    let listed = rows(&client).await;
+    let row = |id: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == id)
+            .unwrap_or_else(|| panic!("{id} is listed: {listed}"))
+            .clone()
+    };
+    let lost_row = row(lost);
+    assert_eq!(lost_row[1], "loss");
+    let text = lost_row[2].as_str().unwrap();
+    for words in [
+        "Lost",
+        "vs Anonymous",
+        "5+3",
+        "Casual",
+        "as White",
+        "Resignation",
+        "0-1",
+    ] {
+        assert!(text.contains(words), "{words:?} in {text:?}");
+    }
+    let six_row = row(six);
+    assert_eq!(six_row[1], "playing");
+    let text = six_row[2].as_str().unwrap();
+    assert!(
+        text.contains("Playing now") && text.contains("as Black"),
+        "{text}"
+    );
+
+    // A filter that hides the game, then one that shows it; the address keeps the filter.
+    choose(&client, "filter-result", "win").await;
+    let none = until(
+        &client,
+        "the filter hides every game",
+        "return document.querySelectorAll('#games-list li').length === 0
+           && document.querySelector('#games-page .list-status').textContent",
+    )
+    .await;
+    assert_eq!(none, "No game fits these filters.");
+    assert_eq!(
+        client
+            .execute("return location.search;", vec![])
+            .await
+            .unwrap(),
+        "?result=win"
+    );
+    choose(&client, "filter-result", "loss").await;
+    wait_for(
+        &client,
+        &format!(
+            "const rows = document.querySelectorAll('#games-list li.game-row');
+             return rows.length === 1 && rows[0].dataset.game === '{lost}';"
+        ),
+        "the lost game alone is shown",
+    )
+    .await;
+    choose(&client, "filter-result", "").await;
+    choose(&client, "filter-variant", "six").await;
+    wait_for(
+        &client,
+        &format!(
+            "const rows = document.querySelectorAll('#games-list li.game-row');
+             return rows.length === 1 && rows[0].dataset.game === '{six}';"
+        ),
+        "the game of Six Men's Morris alone is shown",
+    )
+    .await;
+    // A reload keeps the filters.
+    client
+        .goto(&server.url("/games?result=loss"))
+        .await
+        .unwrap();
+    wait_for(
+        &client,
+        &format!(
+            "const rows = document.querySelectorAll('#games-list li.game-row');
+             return document.getElementById('filter-result')?.value === 'loss'
+               && rows.length === 1 && rows[0].dataset.game === '{lost}';"
+        ),
+        "the reloaded page filters as its address says",
+    )
+    .await;
+    // A click opens the game.
+    client
+        .find(Locator::Css(&format!("#games-list a[href='/g/{lost}']")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(game_path(&client).await, format!("/g/{lost}"));
+
+    for theme in ["wood", "dark"] {
+        set_theme(&client, &server.base, theme).await;
+        client.goto(&server.url("/games")).await.unwrap();
+        wait_for(
+            &client,
+            "return document.querySelectorAll('#games-list li.game-row').length === 2;",
+            "the games are drawn",
+        )
+        .await;
+        for (width, height) in [(390, 844), (1440, 900)] {
+            page_size(&client, width, height).await;
+            assert_eq!(
+                small_targets(&client).await,
+                json!([]),
+                "targets of My games at {width}x{height} ({theme})"
+            );
+            let wide = client
+                .execute(
+                    "return document.documentElement.scrollWidth <= innerWidth;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(wide, json!(true), "nothing overflows at {width}x{height}");
+            screenshot(&client, &format!("my-games-{width}x{height}-{theme}.png")).await;
+        }
+        assert_accessible(&client, axe.as_deref(), &format!("My games ({theme})")).await;
+    }
+    // The guest signs up from the page: the games stay theirs and the page says so.
+    sign_up_from(&client, "games-sign-up", "gus").await;
+    wait_for(
+        &client,
+        "return !document.getElementById('games-sign-up')
+           && document.querySelector(\"#games-page a[href='/@/gus']\") !== null
+           && document.querySelectorAll('#games-list li.game-row').length === 2;",
+        "the signed-up player's games",
+    )
+    .await;
+    // The player's page lists the same games with the same list and filters.
+    client
+        .find(Locator::Css("#games-page a[href='/@/gus']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &client,
+        &format!(
+            "const rows = [...document.querySelectorAll('#player-page #games-list li.game-row')];
+             return rows.length === 2 && rows.some((r) => r.dataset.game === '{lost}' && r.dataset.result === 'loss');"
+        ),
+        "the player's page lists the games",
+    )
+    .await;
+    choose(&client, "filter-result", "win").await;
+    let none = until(
+        &client,
+        "the player's page filters",
+        "return document.querySelectorAll('#games-list li').length === 0
+           && document.querySelector('#player-page .list-status').textContent",
+    )
+    .await;
+    assert_eq!(none, "No game fits these filters.");
+    client.close().await.unwrap();
+    drop(driver);
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(profile);
+}
+
+/// Each player bar's colour and clock, sorted: `"black 2:49, white 2:57"`.
+const CLOCKS: &str = "const c = [...document.querySelectorAll('.player')]
+    .map((p) => [p.dataset.color, p.querySelector('.clock')?.textContent]);
+    return c.every(([, time]) => time) ? c.map((x) => x.join(' ')).sort().join(', ') : '';";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let dir = temp_dir("browser-ply-clocks");
+    let now = Arc::new(ManualNow::new(1_800_000_000_000));
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), dir.join("games.db"));
+    config.limits = Limits {
+        clock_sweep: Duration::from_secs(3600),
+        ..Limits::default()
+    };
+    config.now = now.clone();
+    let server = Server::with_config(config).await;
+    // 3+2: White thinks 5 s from the start, Black 12.3 s, White 65 s; then Black resigns.
+    let created = server
+        .create(json!({"opponent": "friend", "clock": "3+2"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let white = created["token"].as_str().unwrap().to_owned();
+    let black = created["invite"].as_str().unwrap().to_owned();
+    for (wait, token, ply) in [
+        (5000, &white, "d6"),
+        (12_300, &black, "f4"),
+        (65_000, &white, "d2"),
+    ] {
+        now.advance(wait);
+        let (status, answer) = server.play(&id, token, ply).await;
+        assert_eq!(status, 200, "{ply}: {answer}");
+    }
+    let (status, _) = server
+        .post(&format!("/api/games/{id}/resign"), json!({"token": black}))
+        .await;
+    assert_eq!(status, 200);
+
+    let driver = start_driver(&program).await;
+    let client = browser(&driver, &dir.join("profile")).await;
+    client.goto(&server.url(&format!("/g/{id}"))).await.unwrap();
+    let spent = until(
+        &client,
+        "the move list says what each ply took",
+        "const took = [...document.querySelectorAll('#moves li')].map((li) => li.dataset.spent);
+         return took.length === 3 ? took.join(' ') : '';",
+    )
+    .await;
+    assert_eq!(spent, "5.0 0:12 1:05");
+    let label = client
+        .execute(
+            "return document.querySelector(\"#moves button[data-index='2']\").getAttribute('aria-label');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(label.as_str().unwrap().ends_with("took 1:05"), "{label}");
+    assert_eq!(
+        until(&client, "the clocks as they stopped", CLOCKS).await,
+        "black 2:49, white 1:54"
+    );
+
+    // Back to Black's first ply, then White's: the clocks of those plies, not the last ones.
+    for (index, clocks) in [(1, "black 2:49, white 2:57"), (0, "black 3:00, white 2:57")] {
+        client
+            .find(Locator::Css(&format!(
+                "#moves button[data-index='{index}']"
+            )))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for(
+            &client,
+            &format!(
+                "return document.querySelector('#moves li.current')?.dataset.index === '{index}';"
+            ),
+            "the ply is shown",
+        )
+        .await;
+        let shown = until(&client, "the ply's clocks", CLOCKS).await;
+        assert_eq!(shown, clocks, "after ply {}", index + 1);
+        assert_eq!(
+            client
+                .execute(
+                    "return document.querySelectorAll('.player .clock.past').length;",
+                    vec![]
+                )
+                .await
+                .unwrap(),
+            2
+        );
+    }
+    for (width, height) in [(390, 844), (1440, 900)] {
+        page_size(&client, width, height).await;
+        screenshot(&client, &format!("ply-clocks-{width}x{height}.png")).await;
+    }
+    client
+        .find(Locator::Id("rev-live"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        until(&client, "the clocks as they stopped again", CLOCKS).await,
+        "black 2:49, white 1:54"
+    );
+
+    // The review page browses the same clocks.
+    client
+        .goto(&server.url(&format!("/review.html?game={id}&ply=1")))
+        .await
+        .unwrap();
+    let review_clocks = "return document.querySelector('#review-clocks:not([hidden])') ?
+        [...document.querySelectorAll('#review-clocks .review-clock')]
+          .map((c) => `${c.dataset.color} ${c.querySelector('.time').textContent}`).join(', ') : '';";
+    assert_eq!(
+        until(&client, "the review's clocks", review_clocks).await,
+        "white 2:57, black 3:00"
+    );
+    client
+        .find(Locator::Id("nav-next"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        until(&client, "the review's clocks at ply 2", review_clocks).await,
+        "white 2:57, black 2:49"
+    );
+    let took = client
+        .execute(
+            "return [...document.querySelectorAll('#review-plies .spent')].map((s) => s.textContent).join(' ');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(took, "5.0 0:12 1:05");
+    for (width, height) in [(390, 844), (1440, 900)] {
+        page_size(&client, width, height).await;
+        screenshot(&client, &format!("review-clocks-{width}x{height}.png")).await;
+    }
+    client.close().await.unwrap();
     drop(driver);
     server.stop().await;
     let _ = std::fs::remove_dir_all(dir);

@@ -578,3 +578,130 @@ async fn a_rematch_swaps_the_colours_and_the_chat_is_bounded_and_for_players_onl
     assert_eq!(won["result"]["winner"], "white");
     server.stop().await;
 }
+
+/// Creates a game by the visitor's session: its id, the creator's token and the invitation.
+async fn create_by(v: &mut Visitor, body: Value) -> (String, String, String) {
+    let (status, created) = v.post("/api/games", body).await;
+    assert_eq!(status, 201, "{created}");
+    let text = |key: &str| created[key].as_str().unwrap().to_owned();
+    (text("id"), text("token"), text("invite"))
+}
+
+/// The ids of the session's games that a query lists, sorted.
+async fn ids(v: &mut Visitor, query: &str) -> Vec<String> {
+    let (status, games) = v.get(&format!("/api/session/games{query}")).await;
+    assert_eq!(status, 200, "{query}: {games}");
+    let mut ids: Vec<String> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test]
+async fn my_games_take_the_filters_of_a_players_list_and_name_the_players_seat() {
+    let dir = temp_dir("site-my-games");
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(&dir.join("games.db"), &now).await;
+    // An anonymous player, kept by the cookie alone.
+    let mut v = Visitor::new(&server.base).await;
+    let (lost, token, _) = create_by(&mut v, json!({"opponent": "friend", "color": "white"})).await;
+    let (status, _) = v
+        .post(
+            &format!("/api/games/{lost}/resign"),
+            json!({"token": token}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let six = json!({"opponent": "friend", "variant": "six", "color": "black"});
+    let (drawn, token, invite) = create_by(&mut v, six).await;
+    let draw = |token: &str, action: &str| json!({"token": token, "action": action});
+    let path = format!("/api/games/{drawn}/draw");
+    assert_eq!(server.post(&path, draw(&invite, "offer")).await.0, 200);
+    assert_eq!(v.post(&path, draw(&token, "accept")).await.0, 200);
+    let (aborted, token, _) = create_by(&mut v, json!({"opponent": "friend"})).await;
+    let (status, _) = v
+        .post(
+            &format!("/api/games/{aborted}/abort"),
+            json!({"token": token}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (playing, _, _) = create_by(&mut v, json!({"opponent": "friend", "color": "black"})).await;
+
+    let sorted = |mut list: Vec<&String>| {
+        list.sort();
+        list.into_iter().cloned().collect::<Vec<String>>()
+    };
+    assert_eq!(
+        ids(&mut v, "").await,
+        sorted(vec![&lost, &drawn, &aborted, &playing])
+    );
+    assert_eq!(ids(&mut v, "?result=loss").await, [lost.as_str()]);
+    assert_eq!(
+        ids(&mut v, "?result=draw").await,
+        [drawn.as_str()],
+        "an abort is no draw"
+    );
+    assert!(ids(&mut v, "?result=win").await.is_empty());
+    assert_eq!(ids(&mut v, "?variant=six").await, [drawn.as_str()]);
+    assert!(ids(&mut v, "?variant=six&result=loss").await.is_empty());
+    assert_eq!(ids(&mut v, "?status=playing").await, [playing.as_str()]);
+
+    let (_, games) = v.get("/api/session/games").await;
+    let game = |id: &str| {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(game(&lost)["color"], "white");
+    assert_eq!(game(&lost)["result"], "0-1");
+    assert_eq!(game(&lost)["reason"], "resignation");
+    assert_eq!(game(&drawn)["color"], "black");
+    assert_eq!(game(&drawn)["result"], "1/2-1/2");
+    assert_eq!(game(&aborted)["result"], "*");
+    assert_eq!(game(&playing)["result"], Value::Null);
+    assert_eq!(game(&playing)["color"], "black");
+    let (status, answer) = v.get("/api/session/games?result=maybe").await;
+    assert_eq!(status, 400, "{answer}");
+
+    // The page's own path is the app, on a reload as on the first visit.
+    let r = reqwest::get(server.url("/games")).await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.text().await.unwrap().contains("/js/app.js"));
+    server.stop().await;
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn an_imported_game_with_a_clock_keeps_one_time_per_ply() {
+    let dir = temp_dir("site-imported-clock");
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(&dir.join("games.db"), &now).await;
+    let created = server
+        .create(json!({"opponent": "friend", "record": "1. d6 f4", "clock": "3+2"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    now.advance(4000);
+    let (status, game) = server.play(id, token, "d2").await;
+    assert_eq!(status, 200, "{game}");
+    // The imported plies took no time: the first ply played counts from the clock's start.
+    let plies = json!([[T0, 180_000], [T0, 180_000], [T0 + 4000, 178_000]]);
+    assert_eq!(game["clock"]["plies"], plies);
+    // The same after a restart, from the database.
+    server.stop().await;
+    let server = self::server(&dir.join("games.db"), &now).await;
+    let (_, game) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["moves"], json!(["d6", "f4", "d2"]));
+    assert_eq!(game["clock"]["plies"], plies);
+    server.stop().await;
+    std::fs::remove_dir_all(dir).unwrap();
+}

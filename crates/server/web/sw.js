@@ -2,9 +2,10 @@
 // while the server restarts. Every file is asked of the network first and the copy kept is
 // renewed; the copy is used only when the server cannot be reached. The API is never kept.
 
-const CACHE = 'morris-shell-2';
-const JS = ['api', 'app', 'board', 'clock', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'grades',
-  'i18n', 'install', 'offers', 'panels', 'plies', 'review', 'rules', 'settings', 'setup', 'shell', 'site', 'sound'];
+const CACHE = 'morris-shell-3';
+const JS = ['api', 'app', 'board', 'clock', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'gamelist',
+  'grades', 'i18n', 'install', 'offers', 'panels', 'plies', 'plyclock', 'review', 'rules', 'settings', 'setup', 'shell',
+  'site', 'sound'];
 const LANGS = ['en', 'de', 'fr', 'nl', 'it', 'es', 'sr', 'af'];
 const SHELL = [
   '/', '/app.css', '/screens.css', '/favicon.svg', '/icon.svg', '/icon-192.png', '/icon-512.png',
@@ -28,7 +29,7 @@ self.addEventListener('activate', (event) => {
 /** The key a request is kept under: every address the app itself answers is one. */
 function keyOf(url) {
   const p = url.pathname;
-  if (p === '/' || p === '/lobby' || p.startsWith('/g/') || p.startsWith('/@/')) return '/';
+  if (p === '/' || p === '/lobby' || p === '/games' || p.startsWith('/g/') || p.startsWith('/@/')) return '/';
   return p;
 }
 

@@ -18,7 +18,6 @@ use morris_core::{ByColor, Color, GameRecord, Variant};
 use morris_engine::EngineOptions;
 
 use crate::app::AppState;
-use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::game_state::{GameState, Refusal};
 use crate::request::{
@@ -109,7 +108,9 @@ pub async fn create(
     if let Some(player) = visitor.checked_player() {
         *state.accounts.get_mut(color) = Some(player);
     }
-    state.clock = request.clock.map(|c| Clock::start(c, app.now_ms()));
+    if let Some(control) = request.clock {
+        state.start_clock(control, app.now_ms());
+    }
     let live = app.create(state).await?;
     let state = live.snapshot().await;
     let body = Created {

@@ -10,6 +10,7 @@ use crate::chat::{Line, MAX_LINES};
 use crate::clock::{Clock, Millis, TimeControl};
 use crate::game_state::{GameState, PlyTime};
 use crate::rating::RatingChange;
+use crate::response::Side;
 use crate::seat::{GameId, Name, Opponent, Player, TokenHash};
 
 impl Store {
@@ -219,7 +220,9 @@ pub struct GameSummary {
     pub clock: Option<String>,
     /// Whether it is rated.
     pub rated: bool,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `null` while it is played.
+    /// The seat of the player whose games are listed (`null` in a list of everybody's).
+    pub color: Option<Side>,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*` (aborted), or `null` while it is played.
     pub result: Option<String>,
     /// The end's reason, such as `timeout`.
     pub reason: Option<String>,
@@ -454,7 +457,8 @@ fn result_condition(result: PlayerResult) -> &'static str {
             "((g.white_player = ?1 AND g.result LIKE 'black %')
               OR (g.black_player = ?1 AND g.result LIKE 'white %'))"
         }
-        PlayerResult::Draw => "g.result LIKE 'draw %'",
+        // An aborted game counts for nobody: it is no draw.
+        PlayerResult::Draw => "(g.result LIKE 'draw %' AND g.result <> 'draw aborted')",
     }
 }
 
@@ -465,7 +469,8 @@ fn summaries(
 ) -> Result<Vec<GameSummary>, StoreError> {
     let mut sql = String::from(
         "SELECT g.id, g.variant, coalesce(pw.name, g.white_name), coalesce(pb.name, g.black_name),
-                g.clock, g.rated, g.result, g.ply_count, g.updated, g.white_level, g.black_level
+                g.clock, g.rated, g.result, g.ply_count, g.updated, g.white_level, g.black_level,
+                CASE ?1 WHEN g.white_player THEN 'white' WHEN g.black_player THEN 'black' END
          FROM games g
          LEFT JOIN players pw ON pw.id = g.white_player
          LEFT JOIN players pb ON pb.id = g.black_player
@@ -514,6 +519,11 @@ fn summaries(
             black: level(r.get(10)?, r.get(3)?),
             clock: r.get(4)?,
             rated: r.get(5)?,
+            color: match r.get::<_, Option<String>>(11)?.as_deref() {
+                Some("white") => Some(Side::White),
+                Some("black") => Some(Side::Black),
+                _ => None,
+            },
             result: outcome.map(|o| o.result().to_owned()),
             reason: outcome.map(|o| o.reason.name().to_owned()),
             plies: r.get(7)?,

@@ -240,6 +240,18 @@ pub async fn small_targets(client: &Client) -> Value {
         .unwrap()
 }
 
+/// Sets the page's theme (`wood`, `dark`, …) in the browser's storage for the site at `base`.
+pub async fn set_theme(client: &Client, base: &str, theme: &str) {
+    client.goto(&format!("{base}/favicon.svg")).await.unwrap();
+    client
+        .execute(
+            "localStorage.setItem('morris.settings', JSON.stringify({ theme: arguments[0] }));",
+            vec![json!(theme)],
+        )
+        .await
+        .unwrap();
+}
+
 /// Waits until `script` returns true.
 pub async fn wait_for(client: &Client, script: &str, what: &str) {
     wait_within(client, script, what, Duration::from_secs(30)).await;

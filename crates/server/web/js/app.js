@@ -126,7 +126,7 @@ function render() {
     newGame: () => dialogs.openNewGame(v.name),
   });
   renderReviewLink(g);
-  drawClocks();
+  drawClocks(state.review);
   document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
 }
 

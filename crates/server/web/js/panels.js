@@ -3,6 +3,8 @@
 
 import { other, sideOf } from './plies.js';
 import { scoreWords } from './format.js';
+import { formatClock } from './clock.js';
+import { spentOn } from './plyclock.js';
 import { t } from './i18n.js';
 
 /** Creates an HTML element with a class and text. */
@@ -65,7 +67,8 @@ export function renderPlayer(el, color, game, you, counts) {
 
 /**
  * The move list: one <li data-ply data-index> per ply, white and black side by side; the
- * move number is drawn by CSS from data-num so that an item's text is exactly its ply.
+ * move number is drawn by CSS from data-num, and in a game with a clock the time the ply
+ * took from data-spent, so that an item's text is exactly its ply.
  */
 export function renderMoves(list, game, reviewing, onPick) {
   const focused = list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
@@ -84,7 +87,13 @@ export function renderMoves(list, game, reviewing, onPick) {
     const b = h('button', 'move-ply', ply);
     b.type = 'button';
     b.dataset.index = String(i);
-    b.setAttribute('aria-label', t('moves.item', { number: `${number}${color === 'white' ? '.' : '…'}`, color: cap(color), ply }));
+    let label = t('moves.item', { number: `${number}${color === 'white' ? '.' : '…'}`, color: cap(color), ply });
+    const spent = game.clock ? spentOn(game.clock, i) : null;
+    if (spent !== null) {
+      li.dataset.spent = formatClock(spent);
+      label += `, ${t('moves.took', { time: li.dataset.spent })}`;
+    }
+    b.setAttribute('aria-label', label);
     const shown = reviewing ?? game.moves.length - 1;
     if (i === shown) {
       li.classList.add('current');

@@ -5,6 +5,8 @@ import { api, tokens } from './api.js';
 import { Board } from './board.js';
 import { parsePly, replay, sideOf } from './plies.js';
 import { scoreWords } from './format.js';
+import { formatClock } from './clock.js';
+import { leftAt, moverOf, spentOn } from './plyclock.js';
 import { errorKey } from './errors.js';
 import { t } from './i18n.js';
 import { GRADES, gradePlies, worstPlies, tally, curve } from './grades.js';
@@ -47,6 +49,7 @@ function errorText(err) {
 function render() {
   renderBoard();
   renderPly();
+  renderClocks();
   renderGraph();
   renderTally();
   renderList();
@@ -118,6 +121,21 @@ function renderPly() {
   } else {
     const score = scoreWords(at.score);
     line.textContent = t('review.line', { color: cap(at.turn), score, line: at.line.join(' ') });
+  }
+}
+
+/** Each side's time left at the ply shown, in a game with a clock. */
+function renderClocks() {
+  const box = $('review-clocks');
+  const g = state.game;
+  box.hidden = !g?.clock;
+  if (!g?.clock) return;
+  const left = leftAt(g.clock, g.start, state.index);
+  const over = g.status === 'over' && state.index >= g.moves.length;
+  for (const color of ['white', 'black']) {
+    const el = box.querySelector(`[data-color="${color}"]`);
+    el.querySelector('.time').textContent = formatClock(left[color]);
+    el.classList.toggle('to-move', !over && moverOf(g.start, state.index) === color);
   }
 }
 
@@ -206,6 +224,14 @@ function renderList() {
     text.className = 'ply';
     text.textContent = ply;
     b.append(num, text);
+    const spent = g.clock ? spentOn(g.clock, i) : null;
+    if (spent !== null) {
+      const took = document.createElement('span');
+      took.className = 'spent';
+      took.textContent = formatClock(spent);
+      took.title = t('moves.took', { time: took.textContent });
+      b.append(took);
+    }
     if (grade) {
       const word = document.createElement('span');
       word.className = 'grade-word';

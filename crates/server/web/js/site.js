@@ -1,13 +1,16 @@
 // The site around the board: the session and account dialog, the lobby page (quick
-// pairing, challenges, games being played), players' pages with their rating chart, and the
-// parts of a game between people beside the board (clocks, presence, abort, claim, rematch,
-// chat). Everything the server or a player wrote goes in as textContent.
+// pairing, challenges, games being played), "My games", players' pages with their rating
+// chart and games (both lists drawn by gamelist.js), and the parts of a game between people
+// beside the board (clocks, presence, abort, claim, rematch, chat). Everything the server or
+// a player wrote goes in as textContent.
 
 import { api, setCsrf } from './api.js';
 import { formatClock, isLow, timeLeft, warnLow } from './clock.js';
+import { leftAt } from './plyclock.js';
 import { play as playSound } from './sound.js';
 import { loadSettings } from './settings.js';
 import { h } from './panels.js';
+import { gameList } from './gamelist.js';
 import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,9 +39,12 @@ function link(path, text, className = '') {
 
 async function loadSession() {
   const s = await api.session();
+  const changed = s.player !== session.player || s.name !== session.name;
   Object.assign(session, s);
   setCsrf(s.csrf);
   renderAccount();
+  // A page of the site drawn for the session before (a guest's games, the lobby's terms).
+  if (changed && page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
 }
 
 // ----- the account button and dialog -----
@@ -116,6 +122,9 @@ function openAccount() {
   } else {
     form.append(h('h2', '', t('site.sign_in')));
     form.append(h('p', 'fine', t('site.anonymous_note')));
+    const mine = link('/games', t('site.my_games'));
+    mine.addEventListener('click', () => dialog.close());
+    form.append(mine);
     const name = field(t('site.user_name'), 'name', 'text', 'username');
     name.input.maxLength = 20;
     const password = field(t('site.password'), 'password', 'password', 'current-password');
@@ -173,10 +182,23 @@ export function leavePage() {
   if (main) main.hidden = false;
 }
 
+/** Marks the top bar's link of the page shown, if it has one. */
+function markCurrent(path) {
+  for (const a of document.querySelectorAll('header.topbar .lobby-link')) {
+    if (a.getAttribute('href') === path) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
 /** Shows the page of a path of the site; false for a path that is not one. */
 export async function siteRoute(path) {
+  markCurrent(path);
   if (path === '/lobby') {
     showLobby();
+    return true;
+  }
+  if (path === '/games') {
+    await showMyGames();
     return true;
   }
   const m = /^\/@\/([^/]+)\/?$/.exec(path);
@@ -213,7 +235,7 @@ function showLobby() {
   playing.id = 'playing';
   section.append(h('h3', '', t('site.playing')), playing);
   const mine = h('p');
-  mine.append(link('/', t('top.new')));
+  mine.append(link('/', t('top.new')), ' · ', link('/games', t('site.my_games')));
   if (session.name) {
     mine.append(' · ', link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page')));
   }
@@ -402,52 +424,33 @@ async function showPlayer(name) {
     svg.append(line);
     section.append(svg);
   }
-  const filters = h('form', 'filters');
-  const variant = document.createElement('select');
-  variant.name = 'variant';
-  for (const v of ['', 'nine', 'six', 'three', 'twelve', 'morabaraba', 'lasker']) {
-    const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v ? t(`variant.${v}`) : t('site.all_variants');
-    variant.append(o);
+  const games = gameList((query) => api.playerGames(player.name, query), { link, describe, empty: t('site.games_none') });
+  section.append(h('h3', '', t('site.games_title')), games.element);
+  await games.ready;
+}
+
+/** The session's player's own games, signed up or not (a guest is kept by the cookie). */
+async function showMyGames() {
+  const section = h('section', 'card site-page games-page');
+  section.id = 'games-page';
+  section.append(h('h2', '', t('site.my_games')));
+  if (!session.name) {
+    const guest = h('div', 'guest-note');
+    const up = h('button', 'small', t('site.sign_up'));
+    up.type = 'button';
+    up.id = 'games-sign-up';
+    up.addEventListener('click', openAccount);
+    guest.append(h('p', 'fine', t('site.guest_games')), up);
+    section.append(guest);
   }
-  const result = document.createElement('select');
-  result.name = 'result';
-  for (const v of ['', 'win', 'draw', 'loss']) {
-    const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v ? t(`site.result_${v}`) : t('site.all_results');
-    result.append(o);
-  }
-  variant.setAttribute('aria-label', t('form.game'));
-  result.setAttribute('aria-label', t('site.result_label'));
-  filters.append(variant, result);
-  const list = h('ul', 'games');
-  section.append(h('h3', '', t('site.games_title')), filters, list);
-  const load = async () => {
-    const q = new URLSearchParams();
-    if (variant.value) q.set('variant', variant.value);
-    if (result.value) q.set('result', result.value);
-    const query = q.toString() ? `?${q}` : '';
-    try {
-      const games = await api.playerGames(player.name, query);
-      list.replaceChildren();
-      if (!games.length) list.append(h('li', 'fine', t('site.games_none')));
-      for (const g of games) {
-        const li = h('li');
-        const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
-        li.append(link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link'));
-        const bits = [t(`variant.${g.variant}`), clockText(g.clock), g.result ?? t('site.playing_now')];
-        li.append(h('span', 'terms', ` ${bits.join(' · ')}`));
-        list.append(li);
-      }
-    } catch (err) {
-      showError(describe(err));
-    }
-  };
-  variant.addEventListener('change', load);
-  result.addEventListener('change', load);
-  await load();
+  showPage(section);
+  const games = gameList((query) => api.myGames(query), { link, describe, empty: t('site.my_games_none') });
+  section.append(games.element);
+  const next = h('p');
+  next.append(link('/', t('top.new')), ' · ', link('/lobby', t('site.lobby')));
+  if (session.name) next.append(' · ', link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page')));
+  section.append(next);
+  await games.ready;
 }
 
 // ----- the game between people, beside the board -----
@@ -460,6 +463,7 @@ const table = {
   presence: null,
   chatOff: false,
   ticker: null,
+  review: null, // plies shown while the plies are browsed back; null: the live position
 };
 
 function clockElement(bar) {
@@ -475,9 +479,15 @@ function clockElement(bar) {
 /** The games and sides whose low clock was sounded already. */
 const lowWarned = new Set();
 
-/** Draws both clocks in the player bars as they stand now. */
-export function drawClocks() {
+/**
+ * Draws both clocks in the player bars: as they stand now, or, while the plies are browsed
+ * back (`review` plies shown; null: the live position), as they stood at that ply.
+ * @param {number | null} [review] kept for the clocks' ticking until it is given again
+ */
+export function drawClocks(review) {
+  if (review !== undefined) table.review = review;
   const g = table.game;
+  const past = g?.clock && table.review !== null ? leftAt(g.clock, g.start, table.review) : null;
   for (const bar of [$('player-top'), $('player-bottom')]) {
     if (!bar) continue;
     const old = bar.querySelector('.clock');
@@ -486,14 +496,16 @@ export function drawClocks() {
       continue;
     }
     const color = bar.dataset.color;
-    const left = timeLeft(g.clock, Date.now() - table.received)[color];
+    const left = past ? past[color] : timeLeft(g.clock, Date.now() - table.received)[color];
     const el = clockElement(bar);
     el.textContent = formatClock(left);
-    el.classList.toggle('running', g.clock.running === color);
-    const low = g.status === 'playing' && isLow(left, g.clock.control);
+    el.classList.toggle('running', !past && g.clock.running === color);
+    el.classList.toggle('past', Boolean(past));
+    const low = !past && g.status === 'playing' && isLow(left, g.clock.control);
     el.classList.toggle('low', low);
     if (warnLow(lowWarned, g.id, table.you, color, low)) playSound('low', loadSettings().sound);
-    el.setAttribute('aria-label', t('site.clock_of', { side: t(`color.${color}`), time: formatClock(left) }));
+    const words = { side: t(`color.${color}`), time: formatClock(left) };
+    el.setAttribute('aria-label', past ? t('site.clock_at', words) : t('site.clock_of', words));
   }
 }
 
@@ -720,11 +732,14 @@ export async function initSite(options) {
   const top = document.querySelector('header.topbar');
   const lobby = link('/lobby', t('site.lobby'), 'lobby-link');
   lobby.id = 'lobby-link';
+  const games = link('/games', t('site.my_games'), 'lobby-link');
+  games.id = 'games-link';
   const account = h('button', 'account', t('site.sign_in'));
   account.id = 'btn-account';
   account.type = 'button';
   account.addEventListener('click', openAccount);
   top?.insertBefore(lobby, $('btn-new'));
+  top?.insertBefore(games, $('btn-new'));
   top?.insertBefore(account, $('btn-new'));
   const newGame = $('new-game');
   if (newGame) {
@@ -751,6 +766,8 @@ export function retranslateSite() {
   renderAccount();
   const lobby = $('lobby-link');
   if (lobby) lobby.textContent = t('site.lobby');
+  const games = $('games-link');
+  if (games) games.textContent = t('site.my_games');
   if (table.game) renderTable();
   // The lobby or a player's page is drawn again in the new words.
   if (page) siteRoute(location.pathname).catch((err) => showError(describe(err)));

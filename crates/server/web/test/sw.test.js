@@ -16,3 +16,15 @@ test('the service worker keeps every script and every language of the page', () 
   const langs = readdirSync(new URL('i18n/', here)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
   assert.deepEqual(listed('LANGS'), langs);
 });
+
+test('every address the app itself answers is kept as the app, offline too', () => {
+  const m = /function keyOf\(url\) \{[\s\S]*?\n\}/.exec(worker);
+  assert.ok(m, 'sw.js has keyOf');
+  const keyOf = new Function(`${m[0]}; return keyOf;`)();
+  const key = (path) => keyOf(new URL(path, 'http://localhost'));
+  for (const path of ['/', '/lobby', '/games', '/games?variant=six&result=win', '/g/abc123', '/@/ann']) {
+    assert.equal(key(path), '/', path);
+  }
+  assert.equal(key('/review.html'), '/review.html');
+  assert.equal(key('/js/site.js'), '/js/site.js');
+});
