@@ -11,7 +11,7 @@ mod common;
 use std::path::Path;
 
 use chrome::{
-    assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, set_theme,
+    assert_accessible, axe_script, browser, chromedriver, click, page_size, screenshot, set_theme,
     small_targets, start_driver, wait_for,
 };
 use common::Server;
@@ -25,16 +25,6 @@ const SIZES: [(u32, u32); 4] = [(390, 844), (844, 390), (860, 700), (1440, 900)]
 
 fn s(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_owned()
-}
-
-async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css} is on the page: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("{css} can be clicked: {e}"));
 }
 
 async fn text(client: &Client, css: &str) -> String {

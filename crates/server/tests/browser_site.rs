@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrome::{
-    assert_accessible, axe_script, browser, chromedriver, page_size, screenshot, set_theme,
+    assert_accessible, axe_script, browser, chromedriver, click, page_size, screenshot, set_theme,
     small_targets, start_driver, wait_for,
 };
 use common::{Server, temp_dir};
@@ -51,13 +51,7 @@ async fn sign_up(client: &Client, name: &str) {
 
 /// Signs up in the account dialog that the button `opener` opens.
 async fn sign_up_from(client: &Client, opener: &str, name: &str) {
-    client
-        .find(Locator::Id(opener))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, &format!("#{opener}")).await;
     client
         .wait()
         .for_element(Locator::Css("#account[open] #account-sign-up"))
@@ -95,13 +89,7 @@ async fn game_path(client: &Client) -> String {
 }
 
 async fn click_point(client: &Client, point: &str) {
-    client
-        .find(Locator::Css(&format!("#board [data-point='{point}']")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, &format!("#board [data-point='{point}']")).await;
 }
 
 #[tokio::test]
@@ -165,12 +153,7 @@ async fn two_browsers_meet_by_quick_pairing_and_a_flag_falls_while_a_third_watch
         &format!("return Boolean(document.querySelector(\"{link}\"))"),
     )
     .await;
-    eve.find(Locator::Css(&link))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&eve, &link).await;
     assert_eq!(game_path(&eve).await, path);
 
     let own = "return document.getElementById('player-bottom').dataset.color";
@@ -311,13 +294,7 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
         "the lobby links to My games",
     )
     .await;
-    client
-        .find(Locator::Id("games-link"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#games-link").await;
     wait_for(
         &client,
         "return location.pathname === '/games' && document.querySelectorAll('#games-list li.game-row').length === 2
@@ -411,13 +388,7 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
     )
     .await;
     // A click opens the game.
-    client
-        .find(Locator::Css(&format!("#games-list a[href='/g/{lost}']")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, &format!("#games-list a[href='/g/{lost}']")).await;
     assert_eq!(game_path(&client).await, format!("/g/{lost}"));
 
     for theme in ["wood", "dark"] {
@@ -459,13 +430,7 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
     )
     .await;
     // The player's page lists the same games with the same list and filters.
-    client
-        .find(Locator::Css("#games-page a[href='/@/gus']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#games-page a[href='/@/gus']").await;
     wait_for(
         &client,
         &format!(
@@ -556,15 +521,7 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
 
     // Back to Black's first ply, then White's: the clocks of those plies, not the last ones.
     for (index, clocks) in [(1, "black 2:49, white 2:57"), (0, "black 3:00, white 2:57")] {
-        client
-            .find(Locator::Css(&format!(
-                "#moves button[data-index='{index}']"
-            )))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&client, &format!("#moves button[data-index='{index}']")).await;
         wait_for(
             &client,
             &format!(
@@ -590,13 +547,7 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
         page_size(&client, width, height).await;
         screenshot(&client, &format!("ply-clocks-{width}x{height}.png")).await;
     }
-    client
-        .find(Locator::Id("rev-live"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#rev-live").await;
     assert_eq!(
         until(&client, "the clocks as they stopped again", CLOCKS).await,
         "black 2:49, white 1:54"
@@ -614,13 +565,7 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
         until(&client, "the review's clocks", review_clocks).await,
         "white 2:57, black 3:00"
     );
-    client
-        .find(Locator::Id("nav-next"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#nav-next").await;
     assert_eq!(
         until(&client, "the review's clocks at ply 2", review_clocks).await,
         "white 2:57, black 2:49"

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 /// A chromedriver process on a free port.
@@ -253,6 +253,17 @@ pub async fn set_theme(client: &Client, base: &str, theme: &str) {
 }
 
 /// Waits until `script` returns true.
+/// Clicks the element that `css` selects.
+pub async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} is on the page: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("{css} can be clicked: {e}"));
+}
+
 pub async fn wait_for(client: &Client, script: &str, what: &str) {
     wait_within(client, script, what, Duration::from_secs(30)).await;
 }
