@@ -7,8 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use morris_core::{Color, Position, Variant};
-use morris_engine::accuracy::{Judgement, measure, sample_positions};
+use morris_core::{Color, Ply, Position, Variant};
+use morris_engine::accuracy::{Judgement, judge_answers, measure, sample_positions};
+use morris_engine::arena::{EngineSpec, Player, PlayerError};
+use morris_engine::text::printable;
 use morris_engine::{EngineOptions, Probe};
 use morris_tablebase::{EngineTables, default_dir};
 
@@ -29,15 +31,24 @@ pub struct AccuracyArgs {
     /// The folder of the tables that judge (default: the data folder).
     #[arg(long)]
     tablebases: Option<PathBuf>,
-    /// The engine's level.
-    #[arg(long, default_value_t = 10)]
-    level: u8,
+    /// The level of the built-in engine (default 10).
+    #[arg(long, conflicts_with = "engine")]
+    level: Option<u8>,
     /// The seed of the games the positions come from (the same seed, the same positions).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Lets the engine probe the judging tables too (by default it plays by its own search).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine")]
     engine_uses_tables: bool,
+    /// Another engine to measure, by its command line (such as "OTHER/morris engine"), spoken
+    /// to through the protocol: it answers each position (`position fen …`, `go movetime …`)
+    /// instead of the built-in engine. The positions are drawn as always, so that engines
+    /// measured with the same seed answer the same positions.
+    #[arg(long)]
+    engine: Option<String>,
+    /// That engine's options, as NAME=VALUE,NAME=VALUE.
+    #[arg(long, requires = "engine")]
+    engine_options: Option<String>,
     /// How many of the worst plies to list.
     #[arg(long, default_value_t = 10)]
     worst: usize,
@@ -105,30 +116,104 @@ pub fn run(args: &AccuracyArgs, out: &mut impl Write) -> Result<(), Failure> {
             args.variant
         )));
     }
-    writeln!(
-        out,
-        "{} positions, engine level {} at {} ms a ply, judged by the tables in {}",
-        positions.len(),
-        args.level,
-        args.movetime,
-        dir.display()
-    )?;
-    out.flush()?;
-    let options = EngineOptions {
-        level: args.level,
-        seed: Some(args.seed),
-        ..EngineOptions::default()
+    let movetime = Duration::from_millis(args.movetime);
+    let judged = match &args.engine {
+        None => {
+            let level = args.level.unwrap_or(10);
+            writeln!(
+                out,
+                "{} positions, engine level {level} at {} ms a ply, judged by the tables in {}",
+                positions.len(),
+                args.movetime,
+                dir.display()
+            )?;
+            out.flush()?;
+            let options = EngineOptions {
+                level,
+                seed: Some(args.seed),
+                ..EngineOptions::default()
+            };
+            let engine_tables = args.engine_uses_tables.then(|| tables.clone());
+            measure(
+                &positions,
+                &options,
+                movetime,
+                &*tables,
+                engine_tables,
+                |_, _| {},
+            )
+        }
+        Some(command) => {
+            let options = match &args.engine_options {
+                Some(text) => EngineSpec::parse_options(text).map_err(Failure)?,
+                None => Vec::new(),
+            };
+            let spec = EngineSpec {
+                command: command.clone(),
+                options,
+                name: String::new(),
+            };
+            let mut player = Player::start(&spec, args.variant)
+                .map_err(|e| Failure(format!("the engine {command:?}: {e}")))?;
+            writeln!(
+                out,
+                "{} positions, engine {} at {} ms a ply, judged by the tables in {}",
+                positions.len(),
+                printable(&player.name),
+                args.movetime,
+                dir.display()
+            )?;
+            out.flush()?;
+            let mut failure = None;
+            let judged = judge_answers(
+                &positions,
+                &*tables,
+                |pos| {
+                    if failure.is_some() {
+                        return None;
+                    }
+                    match ask(&mut player, pos, movetime) {
+                        Ok(ply) => Some(ply),
+                        Err(e) => {
+                            failure = Some(e);
+                            None
+                        }
+                    }
+                },
+                |_, _| {},
+            );
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            judged
+        }
     };
-    let engine_tables = args.engine_uses_tables.then(|| tables.clone());
-    let judged = measure(
-        &positions,
-        &options,
-        Duration::from_millis(args.movetime),
-        &*tables,
-        engine_tables,
-        |_, _| {},
-    );
     report(&judged, args.worst, out)
+}
+
+/// The ply that an engine run through the protocol plays in `pos` (the start of a game) in
+/// `movetime`, allowing it five seconds more to answer.
+fn ask(player: &mut Player, pos: &Position, movetime: Duration) -> Result<Ply, Failure> {
+    let failed = |e: PlayerError| Failure(format!("the engine failed in {pos}: {e}"));
+    player
+        .send("ucinewgame")
+        .and_then(|()| player.ready())
+        .and_then(|()| player.send(&format!("position fen {pos}")))
+        .and_then(|()| player.send(&format!("go movetime {}", movetime.as_millis())))
+        .map_err(failed)?;
+    let lines = player
+        .wait_for("bestmove", movetime + Duration::from_secs(5), "go")
+        .map_err(failed)?;
+    let text = lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("");
+    pos.parse_ply(text).map_err(|e| {
+        Failure(format!(
+            "the engine answered {:?} in {pos}: {e}",
+            printable(text)
+        ))
+    })
 }
 
 /// Prints the shares by phase and by pieces, the worst plies and the last line.

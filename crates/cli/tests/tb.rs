@@ -365,6 +365,41 @@ fn accuracy_reports_the_share_of_plies_that_lose_value() {
         "{out}"
     );
     assert!(out.contains("phase "), "{out}");
+    // Another engine through the protocol answers the same positions.
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_morris"));
+    let other = ok(&morris(&[
+        "accuracy",
+        "--variant",
+        "six",
+        "--positions",
+        "6",
+        "--movetime",
+        "10",
+        "--engine",
+        &engine,
+        "--engine-options",
+        "Level=2,TablebasePath=",
+        "--tablebases",
+        ds,
+    ]));
+    assert!(other.contains("6 positions, engine morris"), "{other}");
+    assert!(last_line(&other).ends_with(" of 6"), "{other}");
+    for bad in [
+        &["--engine", "false"][..],
+        &["--engine", &engine, "--level", "3"][..],
+    ] {
+        let output = morris(
+            &[
+                &["accuracy", "--variant", "six", "--tablebases", ds][..],
+                bad,
+            ]
+            .concat(),
+        );
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -133,18 +133,35 @@ pub fn measure(
     movetime: Duration,
     tables: &dyn Probe,
     engine_tables: Option<std::sync::Arc<dyn Probe>>,
-    mut each: impl FnMut(usize, &Judgement),
+    each: impl FnMut(usize, &Judgement),
 ) -> Vec<Judgement> {
     let mut engine = Engine::new(options.clone());
     engine.set_tablebase(engine_tables);
+    judge_answers(
+        positions,
+        tables,
+        |pos| {
+            engine.new_game();
+            engine
+                .search(&Game::new(*pos), &Limits::movetime(movetime), &mut |_| {})
+                .best
+        },
+        each,
+    )
+}
+
+/// The plies that `answer` gives for `positions` (each the start of a game), judged by the
+/// tables; a position without an answer is left out. `each` sees every judgement with the
+/// position's number.
+pub fn judge_answers(
+    positions: &[Position],
+    tables: &dyn Probe,
+    mut answer: impl FnMut(&Position) -> Option<Ply>,
+    mut each: impl FnMut(usize, &Judgement),
+) -> Vec<Judgement> {
     let mut out = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
-        engine.new_game();
-        let game = Game::new(*pos);
-        let Some(ply) = engine
-            .search(&game, &Limits::movetime(movetime), &mut |_| {})
-            .best
-        else {
+        let Some(ply) = answer(pos) else {
             continue;
         };
         if let Some(j) = judge(pos, ply, tables) {
