@@ -28,6 +28,16 @@ fn ok(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8")
 }
 
+/// Checks that a run was refused: status 2 and one `error:` line.
+fn refused(output: &Output, what: &str) {
+    assert_eq!(output.status.code(), Some(2), "{what}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.starts_with("error: ") && err.lines().count() == 1,
+        "{what}: {err}"
+    );
+}
+
 fn last_line(text: &str) -> &str {
     text.lines().last().unwrap_or("")
 }
@@ -161,13 +171,7 @@ fn bad_tablebase_input_is_refused_with_one_error_line() {
         ],
         vec!["solve", "--variant", "nine", "--dir", ds],
     ] {
-        let out = morris(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(
-            err.starts_with("error: ") && err.lines().count() == 1,
-            "{args:?}: {err}"
-        );
+        refused(&morris(&args), &format!("{args:?}"));
     }
     std::fs::remove_dir_all(&d).ok();
 }
@@ -395,10 +399,7 @@ fn accuracy_reports_the_share_of_plies_that_lose_value() {
             ]
             .concat(),
         );
-        assert_eq!(output.status.code(), Some(2), "{bad:?}");
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("error: "), "{err}");
+        refused(&output, &format!("{bad:?}"));
     }
     std::fs::remove_dir_all(&d).ok();
 }
@@ -445,10 +446,7 @@ fn tune_fits_weights_on_positions_the_tables_label() {
         &["--positions", "0"][..],
     ] {
         let output = morris(&[&["tune", "--tablebases", ds][..], bad].concat());
-        assert_eq!(output.status.code(), Some(2), "{bad:?}");
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("error: "), "{err}");
+        refused(&output, &format!("{bad:?}"));
     }
     std::fs::remove_dir_all(&d).ok();
 }

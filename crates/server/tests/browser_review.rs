@@ -18,7 +18,6 @@ use common::Server;
 use common::visitor::Visitor;
 use fantoccini::{Client, Locator, key::Key};
 use morris_server::Limits;
-use morris_server::accounts::HashCost;
 use serde_json::{Value, json};
 
 const SIZES: [(u32, u32); 4] = [(390, 844), (844, 390), (860, 700), (1440, 900)];
@@ -364,10 +363,7 @@ async fn every_screen_fits_with_large_targets_and_no_serious_accessibility_probl
     };
     let axe = axe_script();
     let limits = Limits {
-        password_cost: HashCost {
-            memory_kib: 256,
-            passes: 1,
-        },
+        password_cost: common::CHEAP_HASH,
         ..Limits::default()
     };
     let server = Server::start(Path::new(":memory:"), limits).await;

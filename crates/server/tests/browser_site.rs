@@ -21,7 +21,6 @@ use chrome::{
 };
 use common::{Server, temp_dir};
 use fantoccini::{Client, Locator};
-use morris_server::accounts::HashCost;
 use morris_server::clock::ManualNow;
 use morris_server::{Config, Limits};
 use serde_json::{Value, json};
@@ -101,10 +100,7 @@ async fn two_browsers_meet_by_quick_pairing_and_a_flag_falls_while_a_third_watch
     let now = Arc::new(ManualNow::new(1_800_000_000_000));
     let mut config = Config::new("127.0.0.1:0".parse().unwrap(), dir.join("games.db"));
     config.limits = Limits {
-        password_cost: HashCost {
-            memory_kib: 256,
-            passes: 1,
-        },
+        password_cost: common::CHEAP_HASH,
         clock_sweep: Duration::from_secs(3600),
         ..Limits::default()
     };
@@ -259,10 +255,7 @@ async fn an_anonymous_player_finds_their_games_on_my_games_and_filters_them() {
     };
     let axe = axe_script();
     let limits = Limits {
-        password_cost: HashCost {
-            memory_kib: 256,
-            passes: 1,
-        },
+        password_cost: common::CHEAP_HASH,
         ..Limits::default()
     };
     let server = Server::start(std::path::Path::new(":memory:"), limits).await;

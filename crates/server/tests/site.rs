@@ -9,7 +9,6 @@ use std::sync::Arc;
 use common::visitor::Visitor;
 use common::{Server, Socket, temp_dir};
 use futures_util::StreamExt;
-use morris_server::accounts::HashCost;
 use morris_server::clock::ManualNow;
 use morris_server::{Config, Limits};
 use reqwest::Method;
@@ -21,10 +20,7 @@ const T0: i64 = 1_800_000_000_000;
 /// Limits for tests: a cheap password hash (the real cost is tested beside the code).
 fn limits() -> Limits {
     Limits {
-        password_cost: HashCost {
-            memory_kib: 256,
-            passes: 1,
-        },
+        password_cost: common::CHEAP_HASH,
         games_per_minute: 0,
         // Clocks are swept by the test itself, when it has moved its clock on.
         clock_sweep: std::time::Duration::from_secs(3600),

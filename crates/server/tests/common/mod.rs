@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use morris_server::accounts::HashCost;
 use morris_server::{AppState, Config, Limits};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -208,6 +209,12 @@ pub fn strings(value: &Value) -> Vec<String> {
         .map(|v| v.as_str().unwrap().to_owned())
         .collect()
 }
+
+/// A cheap password hash for tests (the real cost is tested beside the code).
+pub const CHEAP_HASH: HashCost = HashCost {
+    memory_kib: 256,
+    passes: 1,
+};
 
 /// A fresh folder under the system's temporary folder.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
