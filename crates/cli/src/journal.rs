@@ -12,6 +12,11 @@ pub fn path(dir: &Path, rules: &Rules) -> PathBuf {
     dir.join(format!("{}build-journal.tsv", file_prefix(rules)))
 }
 
+/// The journal of the verifications of `rules` in `dir`: the same lines, a sector per line.
+pub fn verify_path(dir: &Path, rules: &Rules) -> PathBuf {
+    dir.join(format!("{}verify-journal.tsv", file_prefix(rules)))
+}
+
 const HEADER: &str = "# group\tpositions\twall_s\tcpu_s\tpeak_mib\tfinished_unix_s\n";
 
 /// What this process has cost so far: CPU seconds of all its threads and its peak resident
@@ -113,6 +118,11 @@ fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
 /// group solved twice (its file deleted and built again) counts twice: the journal tells what
 /// was spent.
 pub fn read(path: &Path) -> Vec<Entry> {
+    read_timed(path).into_iter().map(|(e, _)| e).collect()
+}
+
+/// As [`read`], each entry with the time it was written (seconds since 1970).
+pub fn read_timed(path: &Path) -> Vec<(Entry, u64)> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
     };
@@ -122,7 +132,7 @@ pub fn read(path: &Path) -> Vec<Entry> {
         .collect()
 }
 
-fn parse(line: &str) -> Option<Entry> {
+fn parse(line: &str) -> Option<(Entry, u64)> {
     let mut f = line.split('\t');
     let entry = Entry {
         group: f.next()?.to_string(),
@@ -131,8 +141,8 @@ fn parse(line: &str) -> Option<Entry> {
         cpu_s: f.next()?.parse().ok()?,
         peak_mib: f.next()?.parse().ok()?,
     };
-    f.next()?.parse::<u64>().ok()?;
-    Some(entry)
+    let finished = f.next()?.parse::<u64>().ok()?;
+    Some((entry, finished))
 }
 
 /// The sums of a journal: groups, positions, wall and CPU seconds, and the largest peak.

@@ -73,9 +73,14 @@ pub enum TbCommand {
         /// The sectors to check (default: every sector built in the folder).
         #[arg(long, value_delimiter = ',', conflicts_with = "full")]
         sectors: Vec<Sector>,
-        /// Every sector of the whole game, all of which must be built.
+        /// Every sector of the whole game, all of which must be built. A long run: each sector
+        /// verified is written to the folder's verification journal, and a run started again
+        /// goes on from there (a sector whose file changed since is verified again).
         #[arg(long)]
         full: bool,
+        /// With --full, forget the journal and verify every sector again.
+        #[arg(long, requires = "full")]
+        again: bool,
     },
 }
 
@@ -449,9 +454,10 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
             common,
             sectors,
             full,
+            again,
         } => {
             let rules = common.variant.rules();
-            let tb = Tablebase::new(common.dir(), rules);
+            let tb = Tablebase::new_mapped(common.dir(), rules);
             let sectors = if full {
                 let plan = Plan::new(&rules, &[Sector::start(&rules)]).map_err(Failure)?;
                 let all: Vec<Sector> = plan.groups().flatten().copied().collect();
@@ -466,7 +472,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
                         common.variant.name()
                     )));
                 }
-                all
+                return verify_full(&tb, &all, again, out);
             } else if sectors.is_empty() {
                 tb.built_sectors()
             } else {
@@ -492,6 +498,133 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// `morris tb verify --full`: every sector of the whole game in the plan's order, a line per
+/// sector with the share done and the time left, each written to the verification journal
+/// as it is done so that a run stopped and started again goes on where it was.
+fn verify_full(
+    tb: &Tablebase,
+    sectors: &[Sector],
+    again: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let rules = *tb.rules();
+    let journal_path = journal::verify_path(tb.dir(), &rules);
+    if again {
+        match std::fs::remove_file(&journal_path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Failure(format!(
+                    "cannot remove {}: {e}",
+                    journal_path.display()
+                )));
+            }
+            _ => {}
+        }
+    }
+    // A sector counts as verified when the journal says so after its file was last written.
+    let earlier: std::collections::HashMap<String, (u64, u64)> = journal::read_timed(&journal_path)
+        .into_iter()
+        .map(|(e, finished)| (e.group, (e.positions, finished)))
+        .collect();
+    let written = |s: Sector| -> u64 {
+        std::fs::metadata(tb.dir().join(file_name(&rules, s)))
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(u64::MAX, |d| d.as_secs())
+    };
+    let total: u64 = sectors.iter().map(|&s| sector_len(&rules, s)).sum();
+    let (mut positions, mut done, mut skipped, mut skipped_len) = (0u64, 0u64, 0usize, 0u64);
+    let mut todo = Vec::new();
+    for &s in sectors {
+        match earlier.get(&s.to_string()) {
+            Some(&(n, finished)) if finished >= written(s) => {
+                positions += n;
+                skipped += 1;
+                skipped_len += sector_len(&rules, s);
+            }
+            _ => todo.push(s),
+        }
+    }
+    if skipped > 0 {
+        writeln!(
+            out,
+            "{skipped} of the {} sectors were verified by earlier runs ({}): going on with the other {}",
+            sectors.len(),
+            journal_path.display(),
+            todo.len()
+        )?;
+        out.flush()?;
+    }
+    let bars = Bars::with_overall(total, "overall");
+    bars.done(skipped_len);
+    let start = Instant::now();
+    let mut usage = Usage::now();
+    for &sector in &todo {
+        let began = Instant::now();
+        let n = verify(tb, &[sector], &bars);
+        // The files of this sector's successors are not needed by the next one as a rule.
+        tb.close();
+        let n = match n {
+            Ok(n) => n,
+            Err(e) => {
+                bars.finish();
+                return Err(e.into());
+            }
+        };
+        let now = Usage::now();
+        let entry = journal::Entry {
+            group: sector.to_string(),
+            positions: n,
+            wall_s: began.elapsed().as_secs_f64(),
+            cpu_s: now.cpu_s - usage.cpu_s,
+            peak_mib: now.peak_mib,
+        };
+        usage = now;
+        if let Err(e) = journal::append(&journal_path, &entry) {
+            bars.println(&format!(
+                "warning: cannot write {}: {e}",
+                journal_path.display()
+            ));
+        }
+        let len = sector_len(&rules, sector);
+        bars.done(len);
+        positions += n;
+        done += len;
+        let left = total - skipped_len - done;
+        let left = if left > 0 {
+            format!(
+                ", about {} left",
+                duration(left as f64 * start.elapsed().as_secs_f64() / done as f64)
+            )
+        } else {
+            String::new()
+        };
+        bars.println(&format!(
+            "{sector} verified: {n} positions in {:.2} s ({:.1}% of the positions{left})",
+            entry.wall_s,
+            100.0 * (skipped_len + done) as f64 / total.max(1) as f64
+        ));
+    }
+    bars.finish();
+    let (runs, _, wall_s, cpu_s, peak_mib) = journal::totals(&journal::read(&journal_path));
+    if runs > 0 {
+        writeln!(
+            out,
+            "over every run in this folder ({}): {runs} sectors verified, wall {}, CPU {}, peak memory {peak_mib:.0} MiB",
+            journal_path.display(),
+            duration(wall_s),
+            duration(cpu_s)
+        )?;
+    }
+    writeln!(
+        out,
+        "verified {positions} positions in {} sectors in {:.2} s: all agree",
+        sectors.len(),
+        start.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }
 

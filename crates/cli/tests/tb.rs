@@ -450,3 +450,68 @@ fn tune_fits_weights_on_positions_the_tables_label() {
     }
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `morris tb verify --full` goes on where an earlier run stopped: the sectors in its journal
+/// are not verified again unless their files changed since, or `--again` is given.
+#[test]
+fn the_full_verification_resumes_from_its_journal() {
+    let d = dir("verify-resume");
+    let ds = d.to_str().unwrap();
+    ok(&morris(&["solve", "--variant", "three", "--dir", ds]));
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["tb", "verify", "--full", "--variant", "three", "--dir", ds];
+        args.extend_from_slice(extra);
+        ok(&morris(&args))
+    };
+    let verified = |out: &str| out.lines().filter(|l| l.contains(" verified: ")).count();
+    let first = verify(&[]);
+    let sectors: usize = last_line(&first)
+        .split(' ')
+        .nth(4)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(sectors > 3, "{first}");
+    assert_eq!(verified(&first), sectors, "{first}");
+    assert!(last_line(&first).ends_with("all agree"), "{first}");
+    let journal = d.join("three-verify-journal.tsv");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        sectors + 1
+    );
+
+    // Nothing left: the same count of positions, none verified now.
+    let second = verify(&[]);
+    assert_eq!(verified(&second), 0, "{second}");
+    assert!(
+        second.contains(&format!("{sectors} of the {sectors} sectors were verified")),
+        "{second}"
+    );
+    let positions = |out: &str| last_line(out).split(' ').nth(1).unwrap().to_string();
+    assert_eq!(positions(&second), positions(&first));
+
+    // A file written after its verification is verified again, alone.
+    let file = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "mtb"))
+        .unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+        .unwrap();
+    let third = verify(&[]);
+    assert_eq!(verified(&third), 1, "{third}");
+    assert_eq!(positions(&third), positions(&first));
+
+    // --again forgets the journal.
+    let fourth = verify(&["--again"]);
+    assert_eq!(verified(&fourth), sectors, "{fourth}");
+    refused(
+        &morris(&["tb", "verify", "--again", "--variant", "three", "--dir", ds]),
+        "--again without --full",
+    );
+    std::fs::remove_dir_all(&d).ok();
+}

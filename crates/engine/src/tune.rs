@@ -3,12 +3,13 @@
 //! Positions come from games of the engine against itself with random early plies. Each one
 //! that the tables decide is labelled with its exact result for the side to move (win 1, draw
 //! ½, loss 0): positions of the moving phase straight from their sector, positions of the last
-//! placements from their own sector where it is built, else by trying every line to the end of
-//! the placing phase ([`exact_wdl`]). The fit finds the weights whose score `S`, read as an
+//! placements, and of any placement once the whole game is built, from their own sector, else by
+//! trying every line to the end of the placing phase ([`exact_wdl`]). The fit finds the weights whose score `S`, read as an
 //! expected result `1 / (1 + exp(-S / scale))`, is closest to the labels (least squares), with
 //! a pull toward the weights it starts from so that terms the data hardly sees stay put. The
-//! games take removals while placing more often than good play would, so that many of them
-//! reach the moving phase with few enough pieces for the tables to judge their last placements.
+//! games can take removals while placing more often than good play would
+//! ([`SampleOptions::placing_removals`]), so that many of them reach the moving phase with few
+//! enough pieces for the tables of the moving phase alone to judge their last placements.
 
 use std::collections::HashSet;
 
@@ -157,10 +158,13 @@ pub fn sample(
                 return;
             }
             let hands = u32::from(pos.in_hand(pos.turn())) + u32::from(pos.in_hand(!pos.turn()));
-            if hands > options.placing_plies {
-                return;
-            }
-            let plies = if hands > 0 { options.placing_plies } else { 0 };
+            // Where the placing phase's own tables are built (the whole game), any position is
+            // read from them; the lines to the end of the placing phase are tried only near it.
+            let plies = if hands > 0 && hands <= options.placing_plies {
+                options.placing_plies
+            } else {
+                0
+            };
             let mut budget = 20_000;
             if let Some(wdl) = exact_wdl(pos, tables, plies, &mut budget) {
                 let s = Sample {
@@ -324,6 +328,29 @@ mod tests {
         assert!(fit.after[1].unwrap() < fit.before[1].unwrap());
         assert_eq!(fit.counts, [0, 50, 0]);
         assert_eq!(fit.weights.phases[0], start.phases[0]);
+    }
+
+    #[test]
+    fn placements_far_from_the_moving_phase_are_read_from_their_own_tables() {
+        // Tables of the whole game (here: every position a draw) label placements with many
+        // pieces in hand, where no line is tried to the end of the placing phase.
+        struct AllDrawn;
+        impl Probe for AllDrawn {
+            fn probe(&self, _: &Position) -> Option<crate::TbValue> {
+                Some(crate::TbValue::Draw)
+            }
+        }
+        let mut options = SampleOptions::new(Variant::Nine, 60, 3);
+        options.placing_plies = 0;
+        options.placing_removals = 0.0;
+        let samples = sample(&options, &AllDrawn, |_, _| {});
+        let placing = samples.iter().filter(|s| s.phase == 0).count();
+        assert!(
+            placing > 30,
+            "{placing} placing positions of {}",
+            samples.len()
+        );
+        assert!(samples.iter().all(|s| s.result == 0.5));
     }
 
     #[test]

@@ -77,13 +77,22 @@ impl Table {
     /// [`TbError::Unsupported`] when the sets do not fit the sector, [`TbError::Corrupt`] when
     /// the file says the position does not exist.
     pub fn value(&self, us: u32, them: u32) -> Result<Value, TbError> {
-        let Some(i) = self.index.checked_index(us, them) else {
-            return Err(TbError::Unsupported(format!(
+        self.value_at(self.index_of(us, them)?)
+    }
+
+    /// The index of the position with sets `us` (to move) and `them`.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::Unsupported`] when the sets do not fit the sector.
+    #[inline]
+    pub(crate) fn index_of(&self, us: u32, them: u32) -> Result<u64, TbError> {
+        self.index.checked_index(us, them).ok_or_else(|| {
+            TbError::Unsupported(format!(
                 "the sets {us:#x} and {them:#x} are not a position of sector {}",
                 self.index.sector()
-            )));
-        };
-        self.value_at(i)
+            ))
+        })
     }
 
     /// The value stored at index `i`.
@@ -122,6 +131,7 @@ pub struct Tablebase {
     missing: RwLock<HashSet<Sector>>,
     failed: RwLock<HashMap<Sector, Failure>>,
     unreported: Mutex<Vec<String>>,
+    mapped: bool,
 }
 
 /// Why a sector's file cannot be used, kept so that it is neither opened again on every probe
@@ -174,6 +184,22 @@ impl Tablebase {
             missing: RwLock::new(HashSet::new()),
             failed: RwLock::new(HashMap::new()),
             unreported: Mutex::new(Vec::new()),
+            mapped: false,
+        }
+    }
+
+    /// The tables of `rules` in folder `dir`, each file mapped into memory when it is first
+    /// used rather than read block by block through the process's bounded cache: for reading
+    /// a whole folder (verifying it), where each position probes a dozen others at random and
+    /// the cache would read and check the same blocks again and again.
+    ///
+    /// The folder must be one that only the tablebase builder writes, as the solver's own
+    /// reads assume: it writes each file once under a temporary name and renames it into
+    /// place. A file truncated by someone else while it is mapped kills the process.
+    pub fn new_mapped(dir: impl Into<PathBuf>, rules: Rules) -> Tablebase {
+        Tablebase {
+            mapped: true,
+            ..Tablebase::new(dir, rules)
         }
     }
 
@@ -219,7 +245,16 @@ impl Tablebase {
         {
             return Ok(t.clone());
         }
-        let table = match Table::open(&self.dir, &self.rules, sector) {
+        let opened = if self.mapped {
+            // SAFETY: see `new_mapped`: the builder never truncates a file of its folder.
+            #[allow(unsafe_code)]
+            unsafe {
+                Table::map(&self.dir, &self.rules, sector)
+            }
+        } else {
+            Table::open(&self.dir, &self.rules, sector)
+        };
+        let table = match opened {
             Ok(t) => Arc::new(t),
             Err(TbError::Missing(s)) => {
                 self.missing
@@ -271,6 +306,12 @@ impl Tablebase {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+    }
+
+    /// Closes every open file (a mapped one is unmapped); each is opened again when it is next
+    /// needed. Whoever still holds a [`Table`] keeps it open.
+    pub fn close(&self) {
+        self.open.write().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// The sectors whose files are in the folder (by name; opening checks them), in order.
