@@ -38,18 +38,20 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Re
         checked += (0..file.blocks())
             .into_par_iter()
             .try_fold(
-                || (0u64, Vec::new()),
-                |(mut n, mut reads), b| {
+                || (0u64, Batch::default()),
+                |(mut n, mut batch), b| {
                     let values = file.block(b)?;
                     let first = b * BLOCK as u64;
                     for (k, &byte) in values.iter().enumerate() {
                         let i = first + k as u64;
-                        if verify_one(&near, sector, index, i, byte, &mut reads)? {
-                            n += 1;
+                        n += batch.start(&near, sector, index, i, byte)?;
+                        if batch.pending.len() == BATCH {
+                            n += batch.finish(&near)?;
                         }
                     }
+                    n += batch.finish(&near)?;
                     bar.inc(values.len() as u64);
-                    Ok((n, reads))
+                    Ok((n, batch))
                 },
             )
             .map(|r| r.map(|(n, _)| n))
@@ -80,63 +82,111 @@ impl<'a> Near<'a> {
         }
         Ok(Near { tb, tables })
     }
+}
 
-    /// The value of `pos` from its successors' values (as `value_from_children` with
-    /// [`Tablebase::probe`]). The indices of the successors are found first and their values
-    /// read after, back to back: the reads do not depend on one another, so the processor
-    /// waits for their cache misses together rather than one after another. `reads` is room
-    /// for them, reused from one position to the next.
-    fn value(&self, pos: &Position, reads: &mut Vec<(usize, u64)>) -> Result<Value, TbError> {
-        if let Some(v) = terminal_value(pos) {
-            return Ok(v);
+/// How many positions have the values of their successors asked for before the first of them
+/// is finished.
+const BATCH: usize = 8;
+
+/// A position whose successors' values are on their way into the cache.
+struct Pending {
+    pos: Position,
+    stored: Option<Value>,
+    /// The best value from the successors already known (finished games, other tables).
+    best: Value,
+    /// Its part of [`Batch::reads`].
+    reads: std::ops::Range<usize>,
+}
+
+/// Positions checked a few at a time: the indices of their successors are found and their
+/// bytes asked for first, and read when the last position of the batch has asked for its own.
+/// The reads do not depend on one another, so the processor waits for their cache misses
+/// together rather than one after another.
+#[derive(Default)]
+struct Batch {
+    pending: Vec<Pending>,
+    /// Which table (of [`Near::tables`]) and index each successor is read from.
+    reads: Vec<(usize, u64)>,
+}
+
+impl Batch {
+    /// Starts checking the value `byte` stored at index `i`: at once when it stands for no
+    /// position or a finished game (whether it stands for a position: 0 or 1), else by
+    /// adding the position to the batch (0).
+    fn start(
+        &mut self,
+        near: &Near<'_>,
+        sector: Sector,
+        index: &SectorIndex,
+        i: u64,
+        byte: u8,
+    ) -> Result<u64, TbError> {
+        let tb = near.tb;
+        let stored = decode(byte);
+        let pos = index
+            .position(i)
+            .filter(|_| index.is_used(i))
+            .and_then(|(us, them)| make_position(tb.rules(), sector, us, them));
+        let Some(pos) = pos else {
+            if stored.is_some() {
+                return Err(TbError::Mismatch {
+                    position: format!("index {i} of sector {sector}"),
+                    stored: format!("{stored:?}"),
+                    computed: "no position".into(),
+                });
+            }
+            return Ok(0);
+        };
+        if let Some(v) = terminal_value(&pos) {
+            check(&pos, stored, v)?;
+            return Ok(1);
         }
         let mut best = Value::Loss(0);
-        reads.clear();
+        let first = self.reads.len();
         for ply in pos.legal_plies() {
             let child = pos.after_unchecked(ply);
             if let Some(v) = terminal_value(&child) {
                 best = best.max(v.parent());
                 continue;
             }
-            let (sector, us, them) = split(&child);
-            match self.tables.iter().position(|(s, _)| *s == sector) {
-                Some(t) => reads.push((t, self.tables[t].1.index_of(us, them)?)),
-                None => best = best.max(self.tb.probe(&child)?.parent()),
+            let (s, us, them) = split(&child);
+            match near.tables.iter().position(|(t, _)| *t == s) {
+                Some(t) => {
+                    let table = &near.tables[t].1;
+                    let at = table.index_of(us, them)?;
+                    table.file().prefetch(at);
+                    self.reads.push((t, at));
+                }
+                None => best = best.max(tb.probe(&child)?.parent()),
             }
         }
-        for &(t, i) in reads.iter() {
-            best = best.max(self.tables[t].1.value_at(i)?.parent());
+        self.pending.push(Pending {
+            pos,
+            stored,
+            best,
+            reads: first..self.reads.len(),
+        });
+        Ok(0)
+    }
+
+    /// Reads the successors' values of every position of the batch and checks each; the
+    /// number checked.
+    fn finish(&mut self, near: &Near<'_>) -> Result<u64, TbError> {
+        let n = self.pending.len() as u64;
+        for p in self.pending.drain(..) {
+            let mut best = p.best;
+            for &(t, at) in &self.reads[p.reads] {
+                best = best.max(near.tables[t].1.value_at(at)?.parent());
+            }
+            check(&p.pos, p.stored, best)?;
         }
-        Ok(best)
+        self.reads.clear();
+        Ok(n)
     }
 }
 
-/// Checks the value stored at index `i`; whether it stands for a position.
-fn verify_one(
-    near: &Near<'_>,
-    sector: Sector,
-    index: &SectorIndex,
-    i: u64,
-    byte: u8,
-    reads: &mut Vec<(usize, u64)>,
-) -> Result<bool, TbError> {
-    let tb = near.tb;
-    let stored = decode(byte);
-    let pos = index
-        .position(i)
-        .filter(|_| index.is_used(i))
-        .and_then(|(us, them)| make_position(tb.rules(), sector, us, them));
-    let Some(pos) = pos else {
-        if stored.is_some() {
-            return Err(TbError::Mismatch {
-                position: format!("index {i} of sector {sector}"),
-                stored: format!("{stored:?}"),
-                computed: "no position".into(),
-            });
-        }
-        return Ok(false);
-    };
-    let computed = near.value(&pos, reads)?;
+/// Compares a stored value with the one computed.
+fn check(pos: &Position, stored: Option<Value>, computed: Value) -> Result<(), TbError> {
     if stored != Some(computed) {
         return Err(TbError::Mismatch {
             position: pos.to_string(),
@@ -144,5 +194,5 @@ fn verify_one(
             computed: computed.to_string(),
         });
     }
-    Ok(true)
+    Ok(())
 }
