@@ -549,24 +549,14 @@ impl SectorFile {
 
     /// Asks the processor to bring the value byte at index `i` of a mapped file into its cache
     /// ahead of [`SectorFile::byte`], so that the waits for many such bytes overlap. Does
-    /// nothing for a file read block by block, for an index past the end, or on processors
-    /// without the instruction.
+    /// nothing for a file read block by block or for an index past the end.
     #[inline]
     pub fn prefetch(&self, i: u64) {
-        #[cfg(target_arch = "x86_64")]
         if let Source::Mapped { map, .. } = &self.source
             && let Some(byte) = map.get(HEADER_LEN + i as usize)
         {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: a prefetch only hints the cache and never faults, whatever the address
-            // (here one inside the mapping); SSE, which it needs, is part of every x86-64.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast::<i8>());
-            }
+            crate::bits::prefetch(byte);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
     }
 
     /// The values of block `b` (indices `b × BLOCK` on), checked against its checksum.
