@@ -241,10 +241,10 @@ impl Geometry {
 /// The classes of the sets of `k` points under a board's symmetries.
 #[derive(Debug)]
 struct Classes {
-    /// For each set (by rank): its class.
-    class_of: Vec<u32>,
-    /// For each set (by rank): a symmetry that maps it to its class's canonical member.
-    sym_of: Vec<u8>,
+    /// For each set (by rank): its class (the low 32 bits), a symmetry that maps it to its
+    /// class's canonical member (the next 8) and the class's [`Classes::stab`] (the next 16),
+    /// together so that preparing a set reads one word.
+    of_set: Vec<u64>,
     /// The canonical member of each class.
     reps: Vec<u32>,
     /// For each class: the symmetries that fix its canonical member, as a bit mask.
@@ -301,15 +301,15 @@ impl Classes {
                 stab.push(fix);
             }
         }
-        for rank in 0..count {
-            class_of[rank] = class_of[colex_rank(min_image[rank]) as usize];
-        }
-        Classes {
-            class_of,
-            sym_of,
-            reps,
-            stab,
-        }
+        let of_set = (0..count)
+            .map(|rank| {
+                let class = class_of[colex_rank(min_image[rank]) as usize];
+                u64::from(class)
+                    | u64::from(sym_of[rank]) << 32
+                    | u64::from(stab[class as usize]) << 40
+            })
+            .collect();
+        Classes { of_set, reps, stab }
     }
 }
 
@@ -423,11 +423,11 @@ impl SectorIndex {
     #[inline]
     pub(crate) fn prepare(&self, us: u32) -> Prepared {
         let rank = colex_rank(us) as usize;
-        let class = self.classes.class_of[rank];
+        let word = self.classes.of_set[rank];
         Prepared {
-            class,
-            sym: self.classes.sym_of[rank],
-            stab: self.classes.stab[class as usize],
+            class: word as u32,
+            sym: (word >> 32) as u8,
+            stab: (word >> 40) as u16,
         }
     }
 
