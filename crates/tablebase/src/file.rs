@@ -34,8 +34,9 @@
 //!
 //! Two ways to read the values: [`SectorFile::open`] reads blocks with positioned reads into a
 //! bounded cache shared by the process, so that a file truncated or rewritten by another
-//! process is an error and never a crash; [`SectorFile::map`] maps the file into memory, which
-//! is faster but only sound while nobody truncates the file.
+//! process is an error and never a crash (a block checked once and since dropped from the cache
+//! is read a byte at a time, not whole again); [`SectorFile::map`] maps the file into memory,
+//! which is faster but only sound while nobody truncates the file.
 
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
@@ -356,8 +357,14 @@ enum Source {
         map: Mmap,
         checked: Box<[AtomicU64]>,
     },
-    /// Read block by block through the process's cache.
-    Read { file: File, id: u64 },
+    /// Read block by block through the process's cache; `checked` as for a mapped file. A byte
+    /// of a block already checked but no longer in the cache is read alone, rather than its
+    /// whole block again: probes at random (the engine's) mostly land on such blocks.
+    Read {
+        file: File,
+        id: u64,
+        checked: Box<[AtomicU64]>,
+    },
 }
 
 /// A sector's file, opened and checked.
@@ -428,10 +435,12 @@ impl SectorFile {
         let header = parse_header(&head, path, rules, sector, len)?;
         let size = file.metadata().map_err(|e| TbError::io(path, e))?.len();
         let sums = read_sums(&file, path, &header, size)?;
+        let words = sums.len().div_ceil(64);
         Ok(SectorFile {
             source: Source::Read {
                 file,
                 id: NEXT_ID.fetch_add(1, Relaxed),
+                checked: (0..words).map(|_| AtomicU64::new(0)).collect(),
             },
             len: header.len,
             sums,
@@ -537,11 +546,21 @@ impl SectorFile {
             )));
         }
         let b = i >> BLOCK_BITS;
-        if let Source::Mapped { map, checked } = &self.source {
-            let word = &checked[(b / 64) as usize];
-            if word.load(Relaxed) & (1 << (b % 64)) != 0 {
+        let is_checked =
+            |checked: &[AtomicU64]| checked[(b / 64) as usize].load(Relaxed) & (1 << (b % 64)) != 0;
+        match &self.source {
+            Source::Mapped { map, checked } if is_checked(checked) => {
                 return Ok(map[HEADER_LEN + i as usize]);
             }
+            Source::Read { file, id, checked }
+                if is_checked(checked) && self.broken.get().is_none() =>
+            {
+                return match cache().get((*id, b)) {
+                    Some(data) => Ok(data[(i & (BLOCK as u64 - 1)) as usize]),
+                    None => self.read_byte(file, i),
+                };
+            }
+            _ => {}
         }
         let block = self.block(b)?;
         Ok(block[(i & (BLOCK as u64 - 1)) as usize])
@@ -556,6 +575,23 @@ impl SectorFile {
             && let Some(byte) = map.get(HEADER_LEN + i as usize)
         {
             crate::bits::prefetch(byte);
+        }
+    }
+
+    /// The byte at index `i`, read alone from a block checked before.
+    fn read_byte(&self, file: &File, i: u64) -> Result<u8, TbError> {
+        let mut one = [0u8];
+        loop {
+            match file.read_at(&mut one, HEADER_LEN as u64 + i) {
+                Ok(0) => {
+                    return Err(
+                        self.corrupt(format!("the file was cut short while in use (index {i})"))
+                    );
+                }
+                Ok(_) => return Ok(one[0]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.corrupt(format!("index {i} cannot be read: {e}"))),
+            }
         }
     }
 
@@ -593,7 +629,7 @@ impl SectorFile {
                 }
                 Ok(BlockData::Mapped(data))
             }
-            Source::Read { file, id } => {
+            Source::Read { file, id, checked } => {
                 let key = (*id, b);
                 if let Some(data) = cache().get(key) {
                     return Ok(BlockData::Cached(data));
@@ -619,6 +655,7 @@ impl SectorFile {
                 }
                 let data: Arc<[u8]> = data.into();
                 cache().insert(key, data.clone());
+                checked[(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
                 Ok(BlockData::Cached(data))
             }
         }
@@ -788,6 +825,41 @@ mod tests {
             .unwrap();
         let e = f.byte(3 * BLOCK as u64).unwrap_err();
         assert!(e.to_string().contains("cut short"), "{e}");
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    /// Forgets every block of the process's cache.
+    fn empty_the_cache() {
+        for shard in &cache().shards {
+            let mut shard = shard.lock().unwrap();
+            shard.map.clear();
+            shard.order.clear();
+            shard.bytes = 0;
+        }
+    }
+
+    #[test]
+    fn a_checked_block_gone_from_the_cache_is_read_byte_by_byte() {
+        let len = 4 * BLOCK;
+        let (path, rules, sector, values) = write_sample("bytewise", len);
+        let f = SectorFile::open(&path, &rules, sector, len as u64).unwrap();
+        let at = |k: usize| 3 * BLOCK + k;
+        assert_eq!(f.byte(at(5) as u64).unwrap(), values[at(5)]);
+        empty_the_cache();
+        for k in [0, 6, 1000, BLOCK - 1] {
+            assert_eq!(f.byte(at(k) as u64).unwrap(), values[at(k)], "{k}");
+        }
+        // Read alone, a byte of a file cut short is an error too.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(HEADER_LEN as u64 + BLOCK as u64)
+            .unwrap();
+        empty_the_cache();
+        let e = f.byte(at(7) as u64).unwrap_err();
+        assert!(e.to_string().contains("cut short"), "{e}");
+        assert!(f.broken().is_some());
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }
 
