@@ -23,6 +23,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod arena;
 mod background;
 mod bits;
 mod build;

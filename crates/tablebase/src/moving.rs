@@ -31,6 +31,10 @@ pub(crate) struct Exits {
     pub longest_loss: u16,
     /// Whether a known successor is a draw.
     pub draw_exit: bool,
+    /// Successors in the sector after a removal whose values are still to be read, by index
+    /// into its table: asked of the memory at once and read later (see [`Exits::read`]), so
+    /// that the waits of several positions' reads overlap.
+    pub lookups: Vec<u64>,
 }
 
 impl Exits {
@@ -40,6 +44,29 @@ impl Exits {
         self.best_win = None;
         self.longest_loss = 0;
         self.draw_exit = false;
+        self.lookups.clear();
+    }
+
+    /// Reads the values of the successors left in [`Exits::lookups`] from `table`.
+    ///
+    /// # Errors
+    ///
+    /// The errors of reading the table.
+    pub fn read(&mut self, table: Option<&Table>) -> Result<(), TbError> {
+        if self.lookups.is_empty() {
+            return Ok(());
+        }
+        let Some(table) = table else {
+            return Err(TbError::Unsupported(
+                "successors after a removal without their table".into(),
+            ));
+        };
+        for k in 0..self.lookups.len() {
+            let v = table.value_at(self.lookups[k])?;
+            self.known(v);
+        }
+        self.lookups.clear();
+        Ok(())
     }
 
     /// A known successor whose value for its side to move is `v`.
@@ -113,8 +140,14 @@ impl<'a> Moving<'a> {
         }
     }
 
+    /// The table of the sector after a removal, which [`Exits::read`] reads.
+    pub fn lower(&self) -> Option<&'a Table> {
+        self.lower
+    }
+
     /// The position with `us` to move: its value if the game is over there, or else its
-    /// successors in `exits` (those inside the group in slot `pk` of `partner`'s sector).
+    /// successors in `exits` (those inside the group in slot `pk` of `partner`'s sector, and
+    /// those after a removal that [`Exits::read`] is still to read).
     ///
     /// # Errors
     ///
@@ -166,7 +199,7 @@ impl<'a> Moving<'a> {
                     while rs != 0 {
                         let r = rs.trailing_zeros() as usize;
                         rs &= rs - 1;
-                        exits.known(self.after_removal(ctx, r, moved)?);
+                        self.after_removal(ctx, r, moved, exits)?;
                     }
                     continue;
                 }
@@ -186,25 +219,38 @@ impl<'a> Moving<'a> {
         Ok(None)
     }
 
-    /// The value, for its side to move, of the position after a ply that left `moved` to the
-    /// other side and removed the piece on point `r`.
+    /// The position after a ply that left `moved` to the other side and removed the piece on
+    /// point `r`: its value for its side to move if the game is over there, or else its index
+    /// in the lower table, asked of the memory now and left in `exits` to be read.
     #[inline]
-    fn after_removal(&self, ctx: &MovingThem, r: usize, moved: u32) -> Result<Value, TbError> {
+    fn after_removal(
+        &self,
+        ctx: &MovingThem,
+        r: usize,
+        moved: u32,
+        exits: &mut Exits,
+    ) -> Result<(), TbError> {
         let mover = ctx.them & !(1 << r);
         let left = self.them - 1;
         if left < 3 {
-            return Ok(Value::Loss(0));
+            exits.known(Value::Loss(0));
+            return Ok(());
         }
         let empty = self.bits.all & !(mover | moved);
         if self.bits.full_board_draws && empty == 0 {
-            return Ok(Value::Draw);
+            exits.known(Value::Draw);
+            return Ok(());
         }
         if self.bits.blocked(mover, left, empty) {
-            return Ok(Value::Loss(0));
+            exits.known(Value::Loss(0));
+            return Ok(());
         }
         let Some(table) = self.lower else {
             return Err(TbError::Missing(self.lower_sector));
         };
-        table.value_at(table.index().index(mover, moved))
+        let at = table.index().index(mover, moved);
+        table.file().prefetch(at);
+        exits.lookups.push(at);
+        Ok(())
     }
 }

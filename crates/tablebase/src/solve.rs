@@ -16,6 +16,8 @@ use crate::progress::{Progress, Step};
 use morris_core::{PlyList, Position, Rules};
 use rayon::prelude::*;
 
+use crate::arena::{Arena, Zeroable};
+use crate::bits::prefetch;
 use crate::error::TbError;
 use crate::file::SectorStats;
 use crate::forward::{make_position, split, terminal_value, value_from_children};
@@ -39,41 +41,30 @@ pub const BYTES_PER_POSITION: u64 = 3;
 /// The bytes of a work-queue entry (slot and index packed in one word).
 pub const BYTES_PER_QUEUE_ENTRY: u64 = 4;
 
-/// The predecessors of one position, collected and made distinct (a reused buffer).
-#[derive(Debug, Default)]
-struct SmallSet {
-    items: Vec<(u8, u64)>,
-}
+/// Decided positions handed to their predecessors this many at a time: the predecessors of
+/// the whole batch are found and their state asked of the memory first, then updated, so that
+/// the processor waits for their cache misses together rather than one after another (each
+/// update is an atomic operation, which would otherwise wait for every access before it).
+const PROPAGATE_BATCH: usize = 8;
 
-impl SmallSet {
-    fn clear(&mut self) {
-        self.items.clear();
-    }
-    fn push(&mut self, slot: u8, index: u64) {
-        self.items.push((slot, index));
-    }
-    /// The items without repeats; `unique` says that there are none to remove.
-    fn distinct(&mut self, unique: bool) -> &[(u8, u64)] {
-        if !unique {
-            self.items.sort_unstable();
-            self.items.dedup();
-        }
-        &self.items
-    }
-}
+/// Positions set up this many at a time at the start, for the same reason: the values of
+/// their successors after a removal are read from the lower table only once the whole batch
+/// has asked for them.
+const SETTLE_BATCH: usize = 8;
 
 /// One sector of the group being solved.
 struct Slot {
     index: SectorIndex,
     /// Moving-phase sectors: the state of each position, its three bytes side by side so that
     /// one cache line holds them all. Empty for sectors with pieces in hand.
-    cells: Vec<Cell>,
+    cells: Arena<Cell>,
     /// Sectors with pieces in hand: the value of each position (`NOT_A_POSITION` until
     /// evaluated, and for indices that stand for no position).
-    values: Vec<AtomicU8>,
+    values: Arena<AtomicU8>,
 }
 
 /// The state of a position of a moving-phase sector while its group is solved.
+#[repr(C)]
 struct Cell {
     /// The value byte (`DRAW` until decided, `NOT_A_POSITION` for an index that stands for
     /// no position).
@@ -84,15 +75,25 @@ struct Cell {
     aux: AtomicU8,
 }
 
+// SAFETY: `#[repr(C)]` with only `AtomicU8` fields.
+#[allow(unsafe_code)]
+unsafe impl Zeroable for Cell {}
+
 impl Cell {
-    /// The state of an index before its position is set up: no position, fixed.
-    fn unused() -> Cell {
-        Cell {
-            value: AtomicU8::new(NOT_A_POSITION),
-            counter: AtomicU8::new(0),
-            aux: AtomicU8::new(FIXED),
-        }
+    /// Marks an index whose position is not set up (yet): no position, fixed.
+    fn set_unused(&self) {
+        self.value.store(NOT_A_POSITION, Relaxed);
+        self.aux.store(FIXED, Relaxed);
     }
+}
+
+/// Zeroed state for `n` positions in memory of its own (see [`Arena`]), set by `init` in
+/// parallel.
+fn arena<T: Zeroable + Send>(n: usize, init: impl Fn(&T) + Sync) -> Result<Arena<T>, TbError> {
+    let a = Arena::zeroed(n)?;
+    a.par_chunks(1 << 16)
+        .for_each(|chunk| chunk.iter().for_each(&init));
+    Ok(a)
 }
 
 /// The solver of a group of sectors, given the tables of the sectors it depends on.
@@ -140,20 +141,18 @@ impl GroupSolver<'_> {
                 let index = SectorIndex::new(self.rules.board, s);
                 let n = index.len() as usize;
                 let (cells, values) = if s.is_moving() {
-                    ((0..n).map(|_| Cell::unused()).collect(), Vec::new())
+                    (arena(n, Cell::set_unused)?, Arena::zeroed(0)?)
                 } else {
-                    (
-                        Vec::new(),
-                        (0..n).map(|_| AtomicU8::new(NOT_A_POSITION)).collect(),
-                    )
+                    let unused = |v: &AtomicU8| v.store(NOT_A_POSITION, Relaxed);
+                    (Arena::zeroed(0)?, arena(n, unused)?)
                 };
-                Slot {
+                Ok(Slot {
                     cells,
                     values,
                     index,
-                }
+                })
             })
-            .collect();
+            .collect::<Result<_, TbError>>()?;
         let names = self
             .group
             .iter()
@@ -171,9 +170,9 @@ impl GroupSolver<'_> {
             .into_iter()
             .map(|s| {
                 if s.cells.is_empty() {
-                    s.values.into_iter().map(AtomicU8::into_inner).collect()
+                    s.values.par_iter().map(|v| v.load(Relaxed)).collect()
                 } else {
-                    s.cells.into_iter().map(|c| c.value.into_inner()).collect()
+                    s.cells.par_iter().map(|c| c.value.load(Relaxed)).collect()
                 }
             })
             .collect())
@@ -276,17 +275,19 @@ impl GroupSolver<'_> {
                     .find_map(|(t, table)| (*t == s).then_some(&**table))
             })?;
             let per_class = slot.index.len() / slot.index.classes().max(1) as u64;
+            let lower = moving.as_ref().and_then(Moving::lower);
             (0..slot.index.classes())
                 .into_par_iter()
                 .with_min_len(16)
                 .try_for_each_init(
-                    || (Vec::new(), Exits::default()),
-                    |(found, exits): &mut (Vec<(u16, u32)>, Exits), c| {
+                    || (Vec::new(), Settling::default()),
+                    |(found, batch): &mut (Vec<(u16, u32)>, Settling), c| {
                         let mut result = Ok(());
                         slot.index.for_each_in_class(c, |i, us, them| {
                             if result.is_err() {
                                 return;
                             }
+                            let exits = batch.next();
                             let start = match &moving {
                                 Some(m) => {
                                     let ctx = m.them(them, &slots[pk].index);
@@ -294,12 +295,17 @@ impl GroupSolver<'_> {
                                 }
                                 None => self.exits(slots, k, pk, us, them, exits),
                             };
-                            match start.and_then(|s| self.settle(slot, sector, i, s, exits)) {
-                                Ok(Some(d)) => found.push((d, pack(k, i))),
-                                Ok(None) => {}
-                                Err(e) => result = Err(e),
-                            }
+                            result = start.and_then(|start| {
+                                batch.push(i, start);
+                                if batch.is_full() {
+                                    batch.settle(self, slot, sector, k, lower, found)
+                                } else {
+                                    Ok(())
+                                }
+                            });
                         });
+                        result?;
+                        batch.settle(self, slot, sector, k, lower, found)?;
                         bar.inc(per_class);
                         // Hand the class's decisions over at once, so that no large buffer
                         // builds up beside the queues.
@@ -313,11 +319,20 @@ impl GroupSolver<'_> {
                                 p[d].push(e);
                             }
                         }
-                        result
+                        Ok(())
                     },
                 )?;
         }
         drop(bar);
+        // The slot of each slot's partner sector, where its plies without removal lead.
+        let partners = self
+            .group
+            .iter()
+            .map(|s| {
+                let partner = Sector::moving(s.them, s.us);
+                self.group.iter().position(|&t| t == partner).unwrap_or(0)
+            })
+            .collect::<Vec<_>>();
         let bar = Step::new(self.progress, total, format!("{names} layers"));
         let overflow = AtomicBool::new(false);
         let mut frontier: Vec<u32> = Vec::new();
@@ -355,14 +370,21 @@ impl GroupSolver<'_> {
             bar.inc(frontier.len() as u64);
             bar.set_message(format!("{names} layer {d}"));
             let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
+                .par_chunks(PROPAGATE_BATCH)
+                .with_min_len(32)
                 .fold(
-                    || (Vec::new(), SmallSet::default()),
-                    |(mut acc, mut preds), &e| {
-                        let (k, i) = unpack(e);
-                        self.propagate(slots, k, i as u64, d, &pending, &mut preds, &mut acc);
-                        (acc, preds)
+                    || (Vec::new(), Propagation::default()),
+                    |(mut acc, mut scratch), batch| {
+                        self.propagate(
+                            slots,
+                            &partners,
+                            batch,
+                            d,
+                            &pending,
+                            &mut scratch,
+                            &mut acc,
+                        );
+                        (acc, scratch)
                     },
                 )
                 .map(|(acc, _)| acc)
@@ -470,38 +492,49 @@ impl GroupSolver<'_> {
         Ok(None)
     }
 
-    /// Passes the decision of position `i` of slot `k` at distance `d` to its predecessors.
+    /// Passes the decisions of a batch of positions, decided at distance `d`, to their
+    /// predecessors (in the slot of each one's partner sector, `partners`): the predecessors
+    /// decided now go to `next`, those decided later to `pending`.
     #[allow(clippy::too_many_arguments)] // the layer's shared state, passed by reference
     fn propagate(
         &self,
         slots: &[Slot],
-        k: usize,
-        i: u64,
+        partners: &[usize],
+        batch: &[u32],
         d: u16,
         pending: &Mutex<Vec<Vec<u32>>>,
-        preds: &mut SmallSet,
+        scratch: &mut Propagation,
         next: &mut Vec<u32>,
     ) {
-        let slot = &slots[k];
-        let Some((us, them)) = slot.index.position(i) else {
-            return;
-        };
-        let partner = self.group[k];
-        let partner = Sector::moving(partner.them, partner.us);
-        let Some(pk) = self.group.iter().position(|&s| s == partner) else {
-            return;
-        };
-        let pslot = &slots[pk];
-        preds.clear();
-        for_each_unmove(&self.rules, us, them, |ru, rt| {
-            preds.push(pk as u8, pslot.index.index(ru, rt));
-        });
+        scratch.targets.clear();
+        for &e in batch {
+            let (k, i) = unpack(e);
+            let slot = &slots[k];
+            let Some((us, them)) = slot.index.position(i as u64) else {
+                continue;
+            };
+            let pk = partners[k];
+            let pslot = &slots[pk];
+            let preds = &mut scratch.preds;
+            preds.clear();
+            for_each_unmove(&self.rules, us, them, |ru, rt| {
+                preds.push(pslot.index.index(ru, rt));
+            });
+            // All predecessors share `us` as the other side's set: two of them share an index
+            // only when a symmetry other than the identity fixes it.
+            if !slot.index.class_is_asymmetric(i as u64) {
+                preds.sort_unstable();
+                preds.dedup();
+            }
+            for &j in preds.iter() {
+                prefetch(&pslot.cells[j as usize]);
+                scratch.targets.push(pack(pk, j));
+            }
+        }
         let lost = d % 2 == 0;
-        // All predecessors share `us` as the other side's set: two of them share an index only
-        // when a symmetry other than the identity fixes it.
-        for &(_, j) in preds.distinct(slot.index.class_is_asymmetric(i)) {
-            let j = j as usize;
-            let cell = &pslot.cells[j];
+        for &t in &scratch.targets {
+            let (pk, j) = unpack(t);
+            let cell = &slots[pk].cells[j];
             let aux = cell.aux.load(Relaxed);
             if aux == FIXED || cell.value.load(Relaxed) != DRAW {
                 continue;
@@ -512,7 +545,7 @@ impl GroupSolver<'_> {
                     .compare_exchange(DRAW, encode_distance(d + 1), Relaxed, Relaxed)
                     .is_ok()
                 {
-                    next.push(pack(pk, j as u64));
+                    next.push(t);
                 }
             } else if aux != CANNOT_LOSE && cell.counter.fetch_sub(1, Relaxed) == 1 {
                 // The loss comes after the longest of the wins left to the opponent: this
@@ -524,7 +557,7 @@ impl GroupSolver<'_> {
                         .compare_exchange(DRAW, encode_distance(at), Relaxed, Relaxed)
                         .is_ok()
                     {
-                        next.push(pack(pk, j as u64));
+                        next.push(t);
                     }
                 } else {
                     let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -532,10 +565,77 @@ impl GroupSolver<'_> {
                     if p.len() <= at {
                         p.resize(at + 1, Vec::new());
                     }
-                    p[at].push(pack(pk, j as u64));
+                    p[at].push(t);
                 }
             }
         }
+    }
+}
+
+/// The reused buffers of [`GroupSolver::propagate`].
+#[derive(Default)]
+struct Propagation {
+    /// The predecessors of one position, by index in the partner sector.
+    preds: Vec<u64>,
+    /// The predecessors of the whole batch, as queue entries.
+    targets: Vec<u32>,
+}
+
+/// Positions being set up at the start of a group's solution, a batch at a time (see
+/// [`SETTLE_BATCH`]).
+#[derive(Default)]
+struct Settling {
+    /// The successors of each position of the batch (reused buffers, the first
+    /// `items.len()` in use).
+    exits: Vec<Exits>,
+    /// Each position's index, and its value if the game is over there.
+    items: Vec<(u64, Option<Value>)>,
+}
+
+impl Settling {
+    /// The buffer for the successors of the next position of the batch, cleared.
+    fn next(&mut self) -> &mut Exits {
+        let n = self.items.len();
+        if self.exits.len() <= n {
+            self.exits.push(Exits::default());
+        }
+        let exits = &mut self.exits[n];
+        exits.clear();
+        exits
+    }
+
+    /// Adds position `i`, whose successors [`Settling::next`] gave, to the batch.
+    fn push(&mut self, i: u64, start: Option<Value>) {
+        self.items.push((i, start));
+    }
+
+    fn is_full(&self) -> bool {
+        self.items.len() >= SETTLE_BATCH
+    }
+
+    /// Reads the successors after a removal from `lower` and sets up every position of the
+    /// batch in `slot` (slot `k` of the group); the distances at which they are decided go to
+    /// `found`.
+    #[allow(clippy::too_many_arguments)] // the class's shared state, passed by reference
+    fn settle(
+        &mut self,
+        solver: &GroupSolver<'_>,
+        slot: &Slot,
+        sector: Sector,
+        k: usize,
+        lower: Option<&Table>,
+        found: &mut Vec<(u16, u32)>,
+    ) -> Result<(), TbError> {
+        for (n, (i, start)) in self.items.drain(..).enumerate() {
+            let exits = &mut self.exits[n];
+            if start.is_none() {
+                exits.read(lower)?;
+            }
+            if let Some(d) = solver.settle(slot, sector, i, start, exits)? {
+                found.push((d, pack(k, i)));
+            }
+        }
+        Ok(())
     }
 }
 
