@@ -1,6 +1,5 @@
 //! Building tables: the plan, resuming what is already built, memory bounds and files.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,10 +74,10 @@ pub fn sector_len(rules: &Rules, sector: Sector) -> u64 {
     SectorIndex::new(rules.board, sector).len()
 }
 
-/// The memory a group needs while it is solved, in bytes (not counting the files of the
-/// sectors it reads, which are mapped and paged by the system).
+/// The memory a group needs while it is solved, in bytes: its own state and the values of the
+/// sectors it reads, which it holds in memory meanwhile (see [`crate::Table::load`]).
 pub fn memory_needed(rules: &Rules, group: &[Sector]) -> u64 {
-    group
+    let own: u64 = group
         .iter()
         .map(|&s| {
             let n = sector_len(rules, s);
@@ -91,7 +90,15 @@ pub fn memory_needed(rules: &Rules, group: &[Sector]) -> u64 {
                 n
             }
         })
-        .sum()
+        .sum();
+    let mut read: Vec<Sector> = group
+        .iter()
+        .flat_map(|s| s.children(rules))
+        .filter(|c| !group.contains(c))
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    own + read.iter().map(|&s| sector_len(rules, s)).sum::<u64>()
 }
 
 /// Builds the groups of `targets` (and, if asked, what they depend on) that are not built yet,
@@ -113,7 +120,6 @@ pub fn build(
     let rules = &opts.rules;
     let plan = Plan::new(rules, targets).map_err(TbError::Unsupported)?;
     let target_groups: Vec<Vec<Sector>> = targets.iter().map(Sector::group).collect();
-    let mut open: HashMap<Sector, Arc<Table>> = HashMap::new();
     for group in plan.groups() {
         let existing: Result<Vec<Table>, TbError> = group
             .iter()
@@ -124,9 +130,6 @@ pub fn build(
             Ok(tables) => {
                 let stats = tables.iter().map(|t| t.file().stats()).collect();
                 let positions = tables.iter().map(|t| t.index().len()).sum();
-                for t in tables {
-                    open.insert(t.index().sector(), Arc::new(t));
-                }
                 report(&GroupReport {
                     sectors: group.clone(),
                     stats,
@@ -142,11 +145,7 @@ pub fn build(
             Err(TbError::Missing(_)) => {}
             Err(e) => return Err(e),
         }
-        let r = solve_group(opts, group, &open)?;
-        for &s in group {
-            // SAFETY: see `map_built`.
-            open.insert(s, Arc::new(unsafe { map_built(&opts.dir, rules, s) }?));
-        }
+        let r = solve_group(opts, group)?;
         report(&r);
     }
     Ok(())
@@ -167,12 +166,7 @@ unsafe fn map_built(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, 
 }
 
 /// Solves one group from the tables of the sectors it depends on and writes its files.
-#[allow(unsafe_code)]
-fn solve_group(
-    opts: &BuildOptions,
-    group: &[Sector],
-    open: &HashMap<Sector, Arc<Table>>,
-) -> Result<GroupReport, TbError> {
+fn solve_group(opts: &BuildOptions, group: &[Sector]) -> Result<GroupReport, TbError> {
     let rules = &opts.rules;
     let needed = memory_needed(rules, group);
     if needed > opts.memory_limit {
@@ -189,12 +183,9 @@ fn solve_group(
             if group.contains(&c) || lower.iter().any(|(s, _)| *s == c) {
                 continue;
             }
-            let t = match open.get(&c) {
-                Some(t) => t.clone(),
-                // SAFETY: see `map_built`.
-                None => Arc::new(unsafe { map_built(&opts.dir, rules, c) }?),
-            };
-            lower.push((c, t));
+            // Read whole into memory for the time of this group: the solver reads them at
+            // random, and finds them faster there than through a mapping of the files.
+            lower.push((c, Arc::new(Table::load(&opts.dir, rules, c)?)));
         }
     }
     let solver = GroupSolver {

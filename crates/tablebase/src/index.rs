@@ -139,8 +139,30 @@ pub(crate) struct AddOne {
     high: [u64; MAX_POINTS + 1],
 }
 
+impl Default for AddOne {
+    fn default() -> AddOne {
+        AddOne {
+            free_of: 0,
+            squeezed: 0,
+            low: [0; MAX_POINTS + 1],
+            high: [0; MAX_POINTS + 1],
+        }
+    }
+}
+
 impl AddOne {
+    #[cfg(test)]
     pub(crate) fn new(set: u32, free_of: u32) -> AddOne {
+        let mut add = AddOne::default();
+        add.set(set, free_of);
+        add
+    }
+
+    /// Makes this the ranks of `set ∪ {p}` among the points `free_of` leaves free, in place:
+    /// one is set up for every position, and moving its tables around would cost more than
+    /// filling them.
+    #[inline]
+    pub(crate) fn set(&mut self, set: u32, free_of: u32) {
         let mut squeezed = set;
         let mut u = free_of;
         while u != 0 {
@@ -157,19 +179,15 @@ impl AddOne {
             rest &= rest - 1;
             k += 1;
         }
-        let mut low = [0u64; MAX_POINTS + 1];
-        let mut high = [0u64; MAX_POINTS + 1];
+        self.free_of = free_of;
+        self.squeezed = squeezed;
+        self.low[0] = 0;
         for m in 1..=k {
-            low[m] = low[m - 1] + binomial(points[m - 1], m);
+            self.low[m] = self.low[m - 1] + binomial(points[m - 1], m);
         }
+        self.high[k] = 0;
         for m in (1..=k).rev() {
-            high[m - 1] = high[m] + binomial(points[m - 1], m + 1);
-        }
-        AddOne {
-            free_of,
-            squeezed,
-            low,
-            high,
+            self.high[m - 1] = self.high[m] + binomial(points[m - 1], m + 1);
         }
     }
 

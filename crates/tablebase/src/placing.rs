@@ -130,12 +130,13 @@ impl<'a> Placing<'a> {
         }
     }
 
-    /// The value of the position with `us` to move and `ctx`'s set for the other side.
+    /// The value of the position with `us` to move and `ctx`'s set for the other side
+    /// (`add` a buffer for the ranks of its successors).
     ///
     /// # Errors
     ///
     /// The errors of reading the tables of the successors.
-    pub fn value(&self, ctx: &Them, us: u32) -> Result<Value, TbError> {
+    pub fn value(&self, ctx: &Them, us: u32, add: &mut AddOne) -> Result<Value, TbError> {
         let them = ctx.them;
         let them_left = usize::from(self.plain.pieces) + usize::from(self.plain.hand);
         // The game may be over already, by the rules in the order the core applies them.
@@ -155,7 +156,9 @@ impl<'a> Placing<'a> {
             });
         }
         let removable = self.bits.removable(them);
-        let ranks = ctx.plain_base.map(|base| (base, AddOne::new(us, them)));
+        if ctx.plain_base.is_some() {
+            add.set(us, them);
+        }
         let mut best = Value::Loss(0);
         while empty != 0 {
             let p = empty.trailing_zeros() as usize;
@@ -177,7 +180,7 @@ impl<'a> Placing<'a> {
                     best = best.max(v.parent());
                 }
             } else {
-                let index = ranks.as_ref().map(|(base, add)| base + add.rank(p as u32));
+                let index = ctx.plain_base.map(|base| base + add.rank(p as u32));
                 let v = self.child(&self.plain, ctx.plain, index, them, placed)?;
                 best = best.max(v.parent());
             }

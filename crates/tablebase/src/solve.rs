@@ -21,7 +21,7 @@ use crate::bits::prefetch;
 use crate::error::TbError;
 use crate::file::SectorStats;
 use crate::forward::{make_position, split, terminal_value, value_from_children};
-use crate::index::SectorIndex;
+use crate::index::{AddOne, SectorIndex};
 use crate::moving::{Exits, Moving};
 use crate::placing::Placing;
 use crate::sector::Sector;
@@ -213,9 +213,12 @@ impl GroupSolver<'_> {
                 match &placing {
                     Some(placing) => {
                         let mut ctx = None;
+                        let mut add = AddOne::default();
                         index.for_each_by_them(c, |us, them| {
                             let ctx = ctx.get_or_insert_with(|| placing.them(them));
-                            let byte = placing.value(ctx, us).and_then(|v| encode(v, sector));
+                            let byte = placing
+                                .value(ctx, us, &mut add)
+                                .and_then(|v| encode(v, sector));
                             store(us, them, byte);
                         });
                     }

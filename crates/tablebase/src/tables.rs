@@ -60,6 +60,23 @@ impl Table {
         Ok(Table { index, file })
     }
 
+    /// Opens the file of a sector in a folder by reading it whole into memory (see
+    /// [`SectorFile::load`]), for the solver of the groups above it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::open`].
+    pub fn load(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
+        sector.check(rules).map_err(TbError::Unsupported)?;
+        let path = dir.join(file_name(rules, sector));
+        if !path.exists() {
+            return Err(TbError::Missing(sector));
+        }
+        let index = SectorIndex::new(rules.board, sector);
+        let file = SectorFile::load(&path, rules, sector, index.len())?;
+        Ok(Table { index, file })
+    }
+
     /// The sector's index.
     pub fn index(&self) -> &SectorIndex {
         &self.index
