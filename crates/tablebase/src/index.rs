@@ -256,13 +256,21 @@ impl Geometry {
     }
 }
 
+/// The bits of a class in [`Classes::of_set`]: more than the sets of 12 of 24 points.
+const CLASS_BITS: u32 = (1 << 23) - 1;
+/// The bit of [`Classes::of_set`] that says only the identity fixes the class's canonical
+/// member.
+const ASYMMETRIC: u32 = 1 << 23;
+
 /// The classes of the sets of `k` points under a board's symmetries.
 #[derive(Debug)]
 struct Classes {
-    /// For each set (by rank): its class (the low 32 bits), a symmetry that maps it to its
-    /// class's canonical member (the next 8) and the class's [`Classes::stab`] (the next 16),
-    /// together so that preparing a set reads one word.
-    of_set: Vec<u64>,
+    /// For each set (by rank): its class (the low 23 bits, [`CLASS_BITS`]), whether only the
+    /// identity fixes the class's canonical member ([`ASYMMETRIC`]) and a symmetry that maps
+    /// the set to that member (the top 8 bits), together so that preparing a set reads one
+    /// word; four bytes rather than eight, so that twice as many stay in the processor's
+    /// caches (the solver prepares a set for nearly every predecessor it finds).
+    of_set: Vec<u32>,
     /// The canonical member of each class.
     reps: Vec<u32>,
     /// For each class: the symmetries that fix its canonical member, as a bit mask.
@@ -319,12 +327,16 @@ impl Classes {
                 stab.push(fix);
             }
         }
+        assert!(reps.len() <= CLASS_BITS as usize + 1, "too many classes");
         let of_set = (0..count)
             .map(|rank| {
                 let class = class_of[colex_rank(min_image[rank]) as usize];
-                u64::from(class)
-                    | u64::from(sym_of[rank]) << 32
-                    | u64::from(stab[class as usize]) << 40
+                let asymmetric = if stab[class as usize] == 1 {
+                    ASYMMETRIC
+                } else {
+                    0
+                };
+                class | asymmetric | u32::from(sym_of[rank]) << 24
             })
             .collect();
         Classes { of_set, reps, stab }
@@ -442,10 +454,15 @@ impl SectorIndex {
     pub(crate) fn prepare(&self, us: u32) -> Prepared {
         let rank = colex_rank(us) as usize;
         let word = self.classes.of_set[rank];
+        let class = word & CLASS_BITS;
         Prepared {
-            class: word as u32,
-            sym: (word >> 32) as u8,
-            stab: (word >> 40) as u16,
+            class,
+            sym: (word >> 24) as u8,
+            stab: if word & ASYMMETRIC != 0 {
+                1
+            } else {
+                self.classes.stab[class as usize]
+            },
         }
     }
 
