@@ -509,23 +509,40 @@ impl GroupSolver<'_> {
         scratch: &mut Propagation,
         next: &mut Vec<u32>,
     ) {
-        scratch.targets.clear();
+        // First the predecessors' sets, with what ranking them reads asked of the memory;
+        // then their indices, with their state asked of the memory; then the updates.
+        scratch.sets.clear();
+        scratch.ends.clear();
         for &e in batch {
             let (k, i) = unpack(e);
             let slot = &slots[k];
             let Some((us, them)) = slot.index.position(i as u64) else {
                 continue;
             };
+            let pindex = &slots[partners[k]].index;
+            for_each_unmove(&self.rules, us, them, |ru, rt| {
+                pindex.prefetch_prepare(ru);
+                scratch.sets.push((ru, rt));
+            });
+            // All predecessors share `us` as the other side's set: two of them share an index
+            // only when a symmetry other than the identity fixes it.
+            let distinct = slot.index.class_is_asymmetric(i as u64);
+            scratch.ends.push((k, scratch.sets.len(), distinct));
+        }
+        scratch.targets.clear();
+        let mut from = 0;
+        for &(k, end, distinct) in &scratch.ends {
             let pk = partners[k];
             let pslot = &slots[pk];
             let preds = &mut scratch.preds;
             preds.clear();
-            for_each_unmove(&self.rules, us, them, |ru, rt| {
-                preds.push(pslot.index.index(ru, rt));
-            });
-            // All predecessors share `us` as the other side's set: two of them share an index
-            // only when a symmetry other than the identity fixes it.
-            if !slot.index.class_is_asymmetric(i as u64) {
+            preds.extend(
+                scratch.sets[from..end]
+                    .iter()
+                    .map(|&(ru, rt)| pslot.index.index(ru, rt)),
+            );
+            from = end;
+            if !distinct {
                 preds.sort_unstable();
                 preds.dedup();
             }
@@ -578,6 +595,11 @@ impl GroupSolver<'_> {
 /// The reused buffers of [`GroupSolver::propagate`].
 #[derive(Default)]
 struct Propagation {
+    /// The predecessors of the batch as sets of points (to move, other side).
+    sets: Vec<(u32, u32)>,
+    /// For each position of the batch: its slot, the end of its predecessors in `sets`, and
+    /// whether they have distinct indices.
+    ends: Vec<(usize, usize, bool)>,
     /// The predecessors of one position, by index in the partner sector.
     preds: Vec<u64>,
     /// The predecessors of the whole batch, as queue entries.
