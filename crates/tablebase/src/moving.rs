@@ -31,10 +31,13 @@ pub(crate) struct Exits {
     pub longest_loss: u16,
     /// Whether a known successor is a draw.
     pub draw_exit: bool,
-    /// Successors in the sector after a removal whose values are still to be read, by index
-    /// into its table: asked of the memory at once and read later (see [`Exits::read`]), so
-    /// that the waits of several positions' reads overlap.
-    pub lookups: Vec<u64>,
+    /// Successors in the sector after a removal whose values are still to be read, as the
+    /// sets (to move, other side) of their positions: their indices are found later
+    /// ([`Exits::locate`]) and their values read after that ([`Exits::read`]), each step for
+    /// several positions before the next, so that the waits for what each step reads overlap.
+    pub lookups: Vec<(u32, u32)>,
+    /// The indices of [`Exits::lookups`] in their table, once found.
+    located: Vec<u64>,
 }
 
 impl Exits {
@@ -45,14 +48,16 @@ impl Exits {
         self.longest_loss = 0;
         self.draw_exit = false;
         self.lookups.clear();
+        self.located.clear();
     }
 
-    /// Reads the values of the successors left in [`Exits::lookups`] from `table`.
+    /// Finds the indices in `table` of the successors left in [`Exits::lookups`] and asks the
+    /// memory for their values.
     ///
     /// # Errors
     ///
-    /// The errors of reading the table.
-    pub fn read(&mut self, table: Option<&Table>) -> Result<(), TbError> {
+    /// [`TbError::Unsupported`] when there are such successors but no table.
+    pub fn locate(&mut self, table: Option<&Table>) -> Result<(), TbError> {
         if self.lookups.is_empty() {
             return Ok(());
         }
@@ -61,11 +66,30 @@ impl Exits {
                 "successors after a removal without their table".into(),
             ));
         };
-        for k in 0..self.lookups.len() {
-            let v = table.value_at(self.lookups[k])?;
+        self.located.clear();
+        for &(mover, other) in &self.lookups {
+            let at = table.index().index(mover, other);
+            table.file().prefetch(at);
+            self.located.push(at);
+        }
+        Ok(())
+    }
+
+    /// Reads the values of the successors that [`Exits::locate`] found in `table`.
+    ///
+    /// # Errors
+    ///
+    /// The errors of reading the table.
+    pub fn read(&mut self, table: Option<&Table>) -> Result<(), TbError> {
+        let Some(table) = table else {
+            return Ok(());
+        };
+        for k in 0..self.located.len() {
+            let v = table.value_at(self.located[k])?;
             self.known(v);
         }
         self.lookups.clear();
+        self.located.clear();
         Ok(())
     }
 
@@ -220,8 +244,9 @@ impl<'a> Moving<'a> {
     }
 
     /// The position after a ply that left `moved` to the other side and removed the piece on
-    /// point `r`: its value for its side to move if the game is over there, or else its index
-    /// in the lower table, asked of the memory now and left in `exits` to be read.
+    /// point `r`: its value for its side to move if the game is over there, or else its sets,
+    /// left in `exits` to be looked up in the lower table (what ranking them reads is asked
+    /// of the memory now).
     #[inline]
     fn after_removal(
         &self,
@@ -248,9 +273,8 @@ impl<'a> Moving<'a> {
         let Some(table) = self.lower else {
             return Err(TbError::Missing(self.lower_sector));
         };
-        let at = table.index().index(mover, moved);
-        table.file().prefetch(at);
-        exits.lookups.push(at);
+        table.index().prefetch_prepare(mover);
+        exits.lookups.push((mover, moved));
         Ok(())
     }
 }

@@ -638,8 +638,8 @@ impl Settling {
         self.items.len() >= SETTLE_BATCH
     }
 
-    /// Reads the successors after a removal from `lower` and sets up every position of the
-    /// batch in `slot` (slot `k` of the group); the distances at which they are decided go to
+    /// Finds the successors after a removal in `lower`, then reads them, and sets up every
+    /// position of the batch in `slot` (slot `k` of the group); the distances at which they are decided go to
     /// `found`.
     #[allow(clippy::too_many_arguments)] // the class's shared state, passed by reference
     fn settle(
@@ -651,6 +651,11 @@ impl Settling {
         lower: Option<&Table>,
         found: &mut Vec<(u16, u32)>,
     ) -> Result<(), TbError> {
+        for (exits, (_, start)) in self.exits.iter_mut().zip(&self.items) {
+            if start.is_none() {
+                exits.locate(lower)?;
+            }
+        }
         for (n, (i, start)) in self.items.drain(..).enumerate() {
             let exits = &mut self.exits[n];
             if start.is_none() {
