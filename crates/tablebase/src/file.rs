@@ -624,6 +624,28 @@ impl SectorFile {
         Ok(block[(i & (BLOCK as u64 - 1)) as usize])
     }
 
+    /// Every value of the file, when all of them are in memory and checked (a file read whole
+    /// by [`SectorFile::load`], or mapped and read through): read from there, a value costs
+    /// no check.
+    pub fn checked_values(&self) -> Option<&[u8]> {
+        match &self.source {
+            Source::Mapped { map, checked } => {
+                let blocks = self.sums.len();
+                let all = checked.iter().enumerate().all(|(w, word)| {
+                    let bits = (blocks - 64 * w).min(64);
+                    let want = if bits == 64 {
+                        u64::MAX
+                    } else {
+                        (1 << bits) - 1
+                    };
+                    word.load(Relaxed) & want == want
+                });
+                all.then(|| &map[HEADER_LEN..HEADER_LEN + self.len as usize])
+            }
+            Source::Read { .. } => None,
+        }
+    }
+
     /// Asks the processor to bring the value byte at index `i` of a mapped file into its cache
     /// ahead of [`SectorFile::byte`], so that the waits for many such bytes overlap. Does
     /// nothing for a file read block by block or for an index past the end.
@@ -839,6 +861,9 @@ mod tests {
         // SAFETY: the test's own file, never truncated.
         let mapped = unsafe { SectorFile::map(&path, &rules, sector, len as u64) }.unwrap();
         let loaded = SectorFile::load(&path, &rules, sector, len as u64).unwrap();
+        assert_eq!(loaded.checked_values(), Some(&values[..]));
+        assert_eq!(read.checked_values(), None);
+        assert_eq!(mapped.checked_values(), None, "no block read yet");
         for f in [&read, &mapped, &loaded] {
             assert_eq!(f.blocks(), 3);
             assert_eq!(f.stats().class_wins, 3);

@@ -20,7 +20,7 @@ use crate::error::TbError;
 use crate::index::{AddOne, Prepared};
 use crate::sector::Sector;
 use crate::tables::Table;
-use crate::value::Value;
+use crate::value::{NOT_A_POSITION, PARENT_KEY, Value, from_key, key};
 
 /// What a placement leads to, for a side with `pieces` on the board and `hand` in hand to
 /// move next.
@@ -30,6 +30,8 @@ struct Next<'a> {
     hand: u8,
     /// The table of the sector of the successors, when there are successors that need it.
     table: Option<&'a Table>,
+    /// Its values, when they are all in memory and checked.
+    values: Option<&'a [u8]>,
     sector: Sector,
 }
 
@@ -89,6 +91,7 @@ impl<'a> Placing<'a> {
                 pieces,
                 hand: sector.us_hand,
                 table,
+                values: table.and_then(|t| t.file().checked_values()),
                 sector,
             })
         };
@@ -159,7 +162,8 @@ impl<'a> Placing<'a> {
         if ctx.plain_base.is_some() {
             add.set(us, them);
         }
-        let mut best = Value::Loss(0);
+        // The best successor so far, by its key (see `key`): the larger, the better.
+        let mut best = key(Value::Loss(0));
         while empty != 0 {
             let p = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -170,26 +174,26 @@ impl<'a> Placing<'a> {
                 while rs != 0 {
                     let r = rs.trailing_zeros() as usize;
                     rs &= rs - 1;
-                    let v = self.child(
+                    let k = self.child(
                         &self.removal,
                         ctx.removal[r],
                         None,
                         them & !(1 << r),
                         placed,
                     )?;
-                    best = best.max(v.parent());
+                    best = best.max(k);
                 }
             } else {
                 let index = ctx.plain_base.map(|base| base + add.rank(p as u32));
-                let v = self.child(&self.plain, ctx.plain, index, them, placed)?;
-                best = best.max(v.parent());
+                let k = self.child(&self.plain, ctx.plain, index, them, placed)?;
+                best = best.max(k);
             }
         }
-        Ok(best)
+        Ok(from_key(best))
     }
 
-    /// The value of a successor for its side to move, who has `mover` on the board (`index`
-    /// its index if known).
+    /// The [`key`] of the value, for the side to move before it, of a successor whose side to
+    /// move has `mover` on the board (`index` its index if known).
     #[inline]
     fn child(
         &self,
@@ -198,21 +202,29 @@ impl<'a> Placing<'a> {
         index: Option<u64>,
         mover: u32,
         other: u32,
-    ) -> Result<Value, TbError> {
+    ) -> Result<u16, TbError> {
         if usize::from(next.pieces) + usize::from(next.hand) < 3 {
-            return Ok(Value::Loss(0));
+            return Ok(key(Value::Loss(0).parent()));
         }
         let empty = self.bits.all & !(mover | other);
         if self.bits.full_board_draws && empty == 0 {
-            return Ok(Value::Draw);
+            return Ok(key(Value::Draw));
         }
         let left = usize::from(next.pieces);
         if empty == 0 || (next.hand == 0 && self.bits.blocked(mover, left, empty)) {
-            return Ok(Value::Loss(0));
+            return Ok(key(Value::Loss(0).parent()));
         }
         let (Some(table), Some(prepared)) = (next.table, prepared) else {
             return Err(TbError::Missing(next.sector));
         };
-        table.value_at(index.unwrap_or_else(|| table.index().index_with(&prepared, other)))
+        let index = index.unwrap_or_else(|| table.index().index_with(&prepared, other));
+        // Straight from memory when the values are there, checked; a byte that stands for no
+        // position goes the long way, which says what is wrong.
+        if let Some(&byte) = next.values.and_then(|v| v.get(index as usize))
+            && byte != NOT_A_POSITION
+        {
+            return Ok(PARENT_KEY[usize::from(byte)]);
+        }
+        Ok(key(table.value_at(index)?.parent()))
     }
 }

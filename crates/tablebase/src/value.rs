@@ -32,6 +32,44 @@ pub(crate) const fn decode(byte: u8) -> Option<Value> {
     }
 }
 
+/// A value as a number that orders like it (see [`Value`]'s order): the larger, the better for
+/// the side to move; for the solver, which takes the best of many successors' values.
+pub(crate) const fn key(v: Value) -> u16 {
+    match v {
+        Value::Loss(d) => d,
+        Value::Draw => KEY_DRAW,
+        Value::Win(d) => u16::MAX - d,
+    }
+}
+
+/// The key of a draw, between those of every loss and every win (distances stay far below).
+const KEY_DRAW: u16 = 1 << 15;
+
+/// The value of a key (the inverse of [`key`]).
+pub(crate) const fn from_key(k: u16) -> Value {
+    if k < KEY_DRAW {
+        Value::Loss(k)
+    } else if k == KEY_DRAW {
+        Value::Draw
+    } else {
+        Value::Win(u16::MAX - k)
+    }
+}
+
+/// By stored byte of a successor: the [`key`] of what it is worth one ply earlier, to the side
+/// that moves there (`0`, a loss at once, for [`NOT_A_POSITION`], which callers check).
+pub(crate) static PARENT_KEY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = decode(b as u8) {
+            t[b] = key(v.parent());
+        }
+        b += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +105,17 @@ mod tests {
                 Value::Win(1)
             ]
         );
+        for w in v.windows(2) {
+            assert!(key(w[0]) < key(w[1]), "{:?} {:?}", w[0], w[1]);
+        }
+        for x in v.iter().copied().chain([Value::Win(254), Value::Loss(254)]) {
+            assert_eq!(from_key(key(x)), x);
+        }
+        for b in 0..=255u8 {
+            if let Some(x) = decode(b) {
+                assert_eq!(from_key(PARENT_KEY[b as usize]), x.parent(), "{b}");
+            }
+        }
         assert_eq!(-Wdl::Win, Wdl::Loss);
         assert_eq!(Value::Loss(4).parent(), Value::Win(5));
     }
