@@ -194,7 +194,7 @@ impl<'a> Placing<'a> {
 
     /// The [`key`] of the value, for the side to move before it, of a successor whose side to
     /// move has `mover` on the board (`index` its index if known).
-    #[inline]
+    #[inline(always)]
     fn child(
         &self,
         next: &Next<'_>,
