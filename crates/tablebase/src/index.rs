@@ -83,6 +83,7 @@ pub(crate) fn colex_rank(set: u32) -> u64 {
 
 /// The set of `k` points with the given rank (the inverse of [`colex_rank`]).
 #[inline]
+#[cfg(test)]
 pub(crate) fn colex_unrank(mut rank: u64, k: usize, n: usize) -> u32 {
     let mut set = 0u32;
     let mut p = n;
@@ -451,6 +452,23 @@ pub struct SectorIndex {
     /// The classes of the other side's sets, for visiting the positions by them.
     them_classes: Arc<Classes>,
     combos: u64,
+    /// The other side's sets among the free points by rank, made when first needed (see
+    /// [`SectorIndex::position`]).
+    unranked: OnceLock<Arc<[u32]>>,
+}
+
+/// The sets of `k` of `n` points in increasing order of bit pattern, made once per process:
+/// the solver finds the position stored at an index for every position it decides, and
+/// looking the set up costs less than unranking it point by point.
+fn unranked(n: usize, k: usize) -> Arc<[u32]> {
+    type Cache = Mutex<HashMap<(usize, usize), Arc<[u32]>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry((n, k))
+        .or_insert_with(|| sets(k, n).collect())
+        .clone()
 }
 
 impl SectorIndex {
@@ -466,6 +484,7 @@ impl SectorIndex {
             classes,
             them_classes,
             combos,
+            unranked: OnceLock::new(),
         }
     }
 
@@ -579,7 +598,10 @@ impl SectorIndex {
         let c = (index / self.combos) as usize;
         let rep = self.classes.reps[c];
         let free = self.geometry.n - self.sector.us as usize;
-        let t = colex_unrank(index % self.combos, self.sector.them as usize, free);
+        let sets = self
+            .unranked
+            .get_or_init(|| unranked(free, usize::from(self.sector.them)));
+        let t = sets[(index % self.combos) as usize];
         Some((rep, expand(t, rep, self.geometry.n)))
     }
 
