@@ -1,6 +1,6 @@
-//! Tablebase files: whatever the bytes of a file, opening it as a sector's file and reading its
-//! values never panics, and a file that opens gives only values that its block checksums vouch
-//! for.
+//! Tablebase files: whatever the bytes of a file, opening it as a sector's file (or reading it
+//! whole, as the solver does) and reading its values never panics, and a file that opens gives
+//! only values that its block checksums vouch for.
 //!
 //! The input: a byte for the sector (3-3 of Three Men's Morris, whose file is small, or one of
 //! a few small sectors of nine), then the file's bytes.
@@ -36,6 +36,16 @@ fuzz_target!(|data: &[u8]| {
         let _ = file.byte(0);
         let _ = file.byte(len.saturating_sub(1));
         assert!(file.byte(len).is_err());
+    }
+    // Read whole, a file either is refused or gives every value, each vouched for by its block.
+    if let Ok(file) = SectorFile::load(&path, &rules, sector, len) {
+        let values = file.checked_values().expect("a file read whole is checked whole");
+        assert_eq!(values.len() as u64, len);
+        for b in 0..file.blocks() {
+            let block = file.block(b).expect("every block was checked");
+            let start = b as usize * 65_536;
+            assert_eq!(&*block, &values[start..start + block.len()]);
+        }
     }
     let _ = std::fs::remove_file(&path);
 });

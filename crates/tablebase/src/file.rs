@@ -510,6 +510,14 @@ impl SectorFile {
         use rayon::prelude::*;
         let mut file = File::open(path).map_err(|e| TbError::io(path, e))?;
         let size = file.metadata().map_err(|e| TbError::io(path, e))?.len();
+        // The size a file of `len` values has, before any memory is taken for it.
+        let expected = HEADER_LEN as u64 + len + 8 * blocks(len);
+        if size != expected {
+            return Err(TbError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!("{size} bytes, expected {expected}"),
+            });
+        }
         let mut data =
             memmap2::MmapMut::map_anon(size.max(1) as usize).map_err(|e| TbError::io(path, e))?;
         #[cfg(target_os = "linux")]
@@ -887,6 +895,14 @@ mod tests {
         let e = SectorFile::load(&path, &rules, sector, len as u64).unwrap_err();
         assert!(
             matches!(&e, TbError::Corrupt { reason, .. } if reason.contains("block 1")),
+            "{e}"
+        );
+        // A file of the wrong size is refused before any of it is read.
+        let cut = path.with_extension("cut");
+        std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+        let e = SectorFile::load(&cut, &rules, sector, len as u64).unwrap_err();
+        assert!(
+            matches!(&e, TbError::Corrupt { reason, .. } if reason.contains("expected")),
             "{e}"
         );
         // Opening reads only the header and the checksums: the damage is found on reading.
