@@ -493,9 +493,9 @@ impl SectorFile {
     }
 
     /// Reads a sector's whole file into memory of the process's own, advised for huge pages
-    /// (see [`crate::arena`]), and checks every block at once, in parallel: for the solver,
-    /// which reads the values of the sectors below a group at random, millions of times a
-    /// second, and finds them faster there than in the page cache's small pages.
+    /// (2 MiB, where the system gives them), and checks every block at once, in parallel: for
+    /// the solver, which reads the values of the sectors below a group at random, millions of
+    /// times a second, and finds them faster there than in the page cache's small pages.
     ///
     /// # Errors
     ///
