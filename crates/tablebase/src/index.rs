@@ -454,7 +454,17 @@ pub struct SectorIndex {
     combos: u64,
     /// The other side's sets among the free points by rank, made when first needed (see
     /// [`SectorIndex::position`]).
-    unranked: OnceLock<Arc<[u32]>>,
+    unranked: Unranked,
+}
+
+/// The table of [`SectorIndex::position`], made when first needed; shown by its size alone.
+#[derive(Clone, Default)]
+struct Unranked(OnceLock<Arc<[u32]>>);
+
+impl std::fmt::Debug for Unranked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Unranked({:?} sets)", self.0.get().map(|t| t.len()))
+    }
 }
 
 /// The sets of `k` of `n` points in increasing order of bit pattern, made once per process:
@@ -484,7 +494,7 @@ impl SectorIndex {
             classes,
             them_classes,
             combos,
-            unranked: OnceLock::new(),
+            unranked: Unranked::default(),
         }
     }
 
@@ -600,6 +610,7 @@ impl SectorIndex {
         let free = self.geometry.n - self.sector.us as usize;
         let sets = self
             .unranked
+            .0
             .get_or_init(|| unranked(free, usize::from(self.sector.them)));
         let t = sets[(index % self.combos) as usize];
         Some((rep, expand(t, rep, self.geometry.n)))
