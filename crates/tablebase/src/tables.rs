@@ -27,13 +27,26 @@ impl Table {
     ///
     /// [`TbError::Missing`] when there is no file, or the errors of [`SectorFile::open`].
     pub fn open(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
+        Table::with_file(dir, rules, sector, |path, len| {
+            SectorFile::open(path, rules, sector, len)
+        })
+    }
+
+    /// The table of a sector whose file in `dir` is opened by `open` (given its path and
+    /// number of values), once the sector is known to fit the rules and its file to exist.
+    fn with_file(
+        dir: &Path,
+        rules: &Rules,
+        sector: Sector,
+        open: impl FnOnce(&Path, u64) -> Result<SectorFile, TbError>,
+    ) -> Result<Table, TbError> {
         sector.check(rules).map_err(TbError::Unsupported)?;
         let path = dir.join(file_name(rules, sector));
         if !path.exists() {
             return Err(TbError::Missing(sector));
         }
         let index = SectorIndex::new(rules.board, sector);
-        let file = SectorFile::open(&path, rules, sector, index.len())?;
+        let file = open(&path, index.len())?;
         Ok(Table { index, file })
     }
 
@@ -49,15 +62,10 @@ impl Table {
     /// As [`Table::open`].
     #[allow(unsafe_code)]
     pub unsafe fn map(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
-        sector.check(rules).map_err(TbError::Unsupported)?;
-        let path = dir.join(file_name(rules, sector));
-        if !path.exists() {
-            return Err(TbError::Missing(sector));
-        }
-        let index = SectorIndex::new(rules.board, sector);
-        // SAFETY: passed on to the caller.
-        let file = unsafe { SectorFile::map(&path, rules, sector, index.len()) }?;
-        Ok(Table { index, file })
+        Table::with_file(dir, rules, sector, |path, len| {
+            // SAFETY: passed on to the caller.
+            unsafe { SectorFile::map(path, rules, sector, len) }
+        })
     }
 
     /// Opens the file of a sector in a folder by reading it whole into memory (see
@@ -67,14 +75,9 @@ impl Table {
     ///
     /// As [`Table::open`].
     pub fn load(dir: &Path, rules: &Rules, sector: Sector) -> Result<Table, TbError> {
-        sector.check(rules).map_err(TbError::Unsupported)?;
-        let path = dir.join(file_name(rules, sector));
-        if !path.exists() {
-            return Err(TbError::Missing(sector));
-        }
-        let index = SectorIndex::new(rules.board, sector);
-        let file = SectorFile::load(&path, rules, sector, index.len())?;
-        Ok(Table { index, file })
+        Table::with_file(dir, rules, sector, |path, len| {
+            SectorFile::load(path, rules, sector, len)
+        })
     }
 
     /// The sector's index.
