@@ -2,8 +2,6 @@
 
 use rayon::prelude::*;
 
-use std::sync::Arc;
-
 use morris_core::Position;
 
 use crate::error::TbError;
@@ -29,20 +27,19 @@ use crate::value::{Value, decode};
 pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<u64, TbError> {
     let mut checked = 0;
     for &sector in sectors {
-        let near = Near::open(tb, sector)?;
-        let table = near.tables[0].1.clone();
-        let index = table.index();
-        let file = table.file();
-        let len = index.len();
-        let bar = Step::new(progress, len, format!("verify {sector}"));
-        checked += (0..file.blocks())
-            .into_par_iter()
+        let loaded = Loaded::open(tb, sector)?;
+        let near = loaded.near(tb);
+        let values = near.values[0];
+        let index = near.indices[0];
+        let bar = Step::new(progress, index.len(), format!("verify {sector}"));
+        checked += values
+            .par_chunks(BLOCK)
+            .enumerate()
             .try_fold(
                 || (0u64, Batch::default()),
-                |(mut n, mut batch), b| {
-                    let values = file.block(b)?;
-                    let first = b * BLOCK as u64;
-                    for (k, &byte) in values.iter().enumerate() {
+                |(mut n, mut batch), (b, chunk)| {
+                    let first = (b * BLOCK) as u64;
+                    for (k, &byte) in chunk.iter().enumerate() {
                         let i = first + k as u64;
                         n += batch.start(&near, sector, index, i, byte)?;
                         if batch.pending.len() == BATCH {
@@ -50,7 +47,7 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Re
                         }
                     }
                     n += batch.finish(&near)?;
-                    bar.inc(values.len() as u64);
+                    bar.inc(chunk.len() as u64);
                     Ok((n, batch))
                 },
             )
@@ -61,27 +58,51 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Re
     Ok(checked)
 }
 
-/// The tables that the positions of one sector reach in one ply, its own first, held at hand
-/// so that each of the dozen probes of a position costs no lookup under a lock.
-struct Near<'a> {
-    tb: &'a Tablebase,
-    tables: Vec<(Sector, Arc<Table>)>,
+/// The tables of one sector and of the sectors its positions reach in one ply, its own first,
+/// each read whole into memory and checked against its checksums before any value is used
+/// (see [`Table::load`]): every position probes a dozen of their values at random, which costs
+/// no check and no page fault there.
+struct Loaded {
+    tables: Vec<(Sector, Table)>,
 }
 
-impl<'a> Near<'a> {
-    fn open(tb: &'a Tablebase, sector: Sector) -> Result<Near<'a>, TbError> {
-        let mut tables = vec![(sector, tb.table(sector)?)];
-        for child in sector.children(tb.rules()) {
+impl Loaded {
+    fn open(tb: &Tablebase, sector: Sector) -> Result<Loaded, TbError> {
+        let (dir, rules) = (tb.dir(), tb.rules());
+        let mut tables = vec![(sector, Table::load(dir, rules, sector)?)];
+        for child in sector.children(rules) {
             if child != sector {
-                // A successor sector that cannot be opened is left to `Tablebase::probe`,
+                // A successor sector that cannot be read is left to `Tablebase::probe`,
                 // which says why when a position needs it.
-                if let Ok(t) = tb.table(child) {
+                if let Ok(t) = Table::load(dir, rules, child) {
                     tables.push((child, t));
                 }
             }
         }
-        Ok(Near { tb, tables })
+        Ok(Loaded { tables })
     }
+
+    fn near<'a>(&'a self, tb: &'a Tablebase) -> Near<'a> {
+        Near {
+            tb,
+            sectors: self.tables.iter().map(|(s, _)| *s).collect(),
+            indices: self.tables.iter().map(|(_, t)| t.index()).collect(),
+            values: self
+                .tables
+                .iter()
+                .map(|(_, t)| t.file().checked_values().unwrap_or_default())
+                .collect(),
+        }
+    }
+}
+
+/// What the positions of one sector read of [`Loaded`]'s tables, at hand: the sectors, their
+/// indices and their checked values.
+struct Near<'a> {
+    tb: &'a Tablebase,
+    sectors: Vec<Sector>,
+    indices: Vec<&'a SectorIndex>,
+    values: Vec<&'a [u8]>,
 }
 
 /// How many positions have the values of their successors asked for before the first of them
@@ -98,15 +119,18 @@ struct Pending {
     reads: std::ops::Range<usize>,
 }
 
-/// Positions checked a few at a time: the indices of their successors are found and their
-/// bytes asked for first, and read when the last position of the batch has asked for its own.
-/// The reads do not depend on one another, so the processor waits for their cache misses
-/// together rather than one after another.
+/// Positions checked a few at a time, in three passes over the batch so that the processor
+/// waits for the cache misses of many reads together rather than one after another: the
+/// successors of every position are generated and the class entry of each successor's set is
+/// asked for, then the successors' indices are found and their bytes asked for, then the
+/// bytes are read.
 #[derive(Default)]
 struct Batch {
     pending: Vec<Pending>,
-    /// Which table (of [`Near::tables`]) and index each successor is read from.
-    reads: Vec<(usize, u64)>,
+    /// Which table (of [`Near::values`]) each successor is read from, and its sets.
+    reads: Vec<(usize, u32, u32)>,
+    /// The index of each successor in its table.
+    at: Vec<usize>,
 }
 
 impl Batch {
@@ -150,12 +174,10 @@ impl Batch {
                 continue;
             }
             let (s, us, them) = split(&child);
-            match near.tables.iter().position(|(t, _)| *t == s) {
+            match near.sectors.iter().position(|&t| t == s) {
                 Some(t) => {
-                    let table = &near.tables[t].1;
-                    let at = table.index_of(us, them)?;
-                    table.file().prefetch(at);
-                    self.reads.push((t, at));
+                    near.indices[t].prefetch_prepare(us);
+                    self.reads.push((t, us, them));
                 }
                 None => best = best.max(tb.probe(&child)?.parent()),
             }
@@ -172,11 +194,34 @@ impl Batch {
     /// Reads the successors' values of every position of the batch and checks each; the
     /// number checked.
     fn finish(&mut self, near: &Near<'_>) -> Result<u64, TbError> {
+        self.at.clear();
+        for &(t, us, them) in &self.reads {
+            let at = near.indices[t].checked_index(us, them).ok_or_else(|| {
+                TbError::Unsupported(format!(
+                    "the sets {us:#x} and {them:#x} are not a position of sector {}",
+                    near.sectors[t]
+                ))
+            })? as usize;
+            let byte = near.values[t].get(at).ok_or_else(|| {
+                TbError::Unsupported(format!(
+                    "index {at} is past the values of sector {}",
+                    near.sectors[t]
+                ))
+            })?;
+            crate::bits::prefetch(byte);
+            self.at.push(at);
+        }
         let n = self.pending.len() as u64;
         for p in self.pending.drain(..) {
             let mut best = p.best;
-            for &(t, at) in &self.reads[p.reads] {
-                best = best.max(near.tables[t].1.value_at(at)?.parent());
+            for k in p.reads {
+                let t = self.reads[k].0;
+                let v = decode(near.values[t][self.at[k]]).ok_or_else(|| TbError::Mismatch {
+                    position: p.pos.to_string(),
+                    stored: p.stored.map_or("no position".into(), |v| v.to_string()),
+                    computed: format!("a successor of sector {} with no value", near.sectors[t]),
+                })?;
+                best = best.max(v.parent());
             }
             check(&p.pos, p.stored, best)?;
         }
