@@ -55,6 +55,11 @@ pub struct MatchArgs {
     /// Appends every game to this file as a game record.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Games played at the same time, each by its own pair of engine processes (at most 64):
+    /// on a machine with N cores, N games of engines that think on one thread each. Each
+    /// game keeps its opening and colours; the lines come in the order the games end.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
 }
 
 fn seconds(text: &str, what: &str) -> Result<Duration, Failure> {
@@ -81,6 +86,9 @@ impl MatchArgs {
         }
         if self.games == 0 {
             return Err(Failure("--games must be at least 1".into()));
+        }
+        if !(1..=64).contains(&self.concurrency) {
+            return Err(Failure("--concurrency must be from 1 to 64".into()));
         }
         let spec = |i: usize| -> Result<EngineSpec, Failure> {
             let options = match self.engine_options.get(i) {
@@ -117,6 +125,7 @@ impl MatchArgs {
             seed: self.seed,
             time_margin: Duration::from_millis(self.time_margin),
             max_plies: self.max_plies.max(1),
+            concurrency: self.concurrency,
         })
     }
 }

@@ -131,6 +131,40 @@ fn bench_ends_with_its_signature() {
 }
 
 #[test]
+fn match_plays_games_side_by_side_with_the_same_openings_and_colours() {
+    let engine = format!("{MORRIS} engine");
+    let output = common::morris()
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--name", "a", "--name", "b", "--games", "4"])
+        .args(["--nodes", "1000", "--variant", "six", "--concurrency", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    let mut games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    games.sort();
+    assert_eq!(games.len(), 4, "{text}");
+    for (n, line) in games.iter().enumerate() {
+        let players = if n % 2 == 0 { "a - b " } else { "b - a " };
+        assert!(
+            line.starts_with(&format!("game {} {players}", n + 1)),
+            "{text}"
+        );
+    }
+    let tally = text.lines().find(|l| l.starts_with("a vs b: ")).unwrap();
+    let count = |word: &str| -> u32 {
+        let words: Vec<&str> = tally.split(' ').collect();
+        let at = words.iter().position(|w| *w == word).unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    assert_eq!(
+        count("wins") + count("draws") + count("losses"),
+        4,
+        "{text}"
+    );
+}
+
+#[test]
 fn match_plays_records_and_scores() {
     let dir = std::env::temp_dir().join(format!("morris-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -170,6 +204,15 @@ fn match_rejects_bad_arguments() {
     for args in [
         vec!["match", "--engine", "x"],
         vec!["match", "--engine", "x", "--engine", "y", "--games", "0"],
+        vec![
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--concurrency",
+            "0",
+        ],
         vec![
             "match",
             "--engine",

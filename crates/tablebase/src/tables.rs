@@ -209,9 +209,10 @@ impl Tablebase {
     }
 
     /// The tables of `rules` in folder `dir`, each file mapped into memory when it is first
-    /// used rather than read block by block through the process's bounded cache: for reading
-    /// a whole folder (verifying it), where each position probes a dozen others at random and
-    /// the cache would read and check the same blocks again and again.
+    /// used rather than read block by block through the process's bounded cache: for opening
+    /// every file of a folder (finding whether the whole game is there before verifying it)
+    /// and probing them at random, where the cache would read and check the same blocks
+    /// again and again.
     ///
     /// The folder must be one that only the tablebase builder writes, as the solver's own
     /// reads assume: it writes each file once under a temporary name and renames it into

@@ -6,6 +6,8 @@ mod elo;
 mod openings;
 mod player;
 
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use morris_core::{Color, Game, GameRecord, Variant};
@@ -57,6 +59,9 @@ pub struct MatchConfig {
     pub time_margin: Duration,
     /// A game still going after this many plies is drawn.
     pub max_plies: usize,
+    /// How many games are played at the same time, each by its own pair of engine
+    /// processes (at least 1). Game `n` has the same opening and colours whatever this is.
+    pub concurrency: usize,
 }
 
 /// One finished game.
@@ -83,12 +88,13 @@ pub struct MatchReport {
     pub tally: Tally,
 }
 
-/// Plays the match, calling `on_game` after every game.
+/// Plays the match, calling `on_game` after every game (in the order the games finish when
+/// several are played at once).
 ///
 /// # Errors
 ///
 /// When an engine cannot be started (or restarted after a crash), or the variant has no
-/// openings of that length.
+/// openings of that length. The games already under way are played out first.
 pub fn run_match(
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&GameReport),
@@ -100,30 +106,90 @@ pub fn run_match(
             config.variant, config.opening_plies
         )));
     }
-    let mut players: [Option<Player>; 2] = [None, None];
+    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let next = AtomicU32::new(1);
+    let stop = AtomicBool::new(false);
     let mut names = [String::new(), String::new()];
     let mut tally = Tally::default();
-    for number in 1..=config.games {
+    let mut first_error = None;
+    // Each worker hands over a game at a time, and waits while one is not yet taken.
+    let (tx, rx) = mpsc::sync_channel(workers);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (lines, next, stop) = (&lines, &next, &stop);
+            s.spawn(move || play_games(config, lines, next, stop, &tx));
+        }
+        drop(tx);
+        for message in rx {
+            match message {
+                Ok((game_names, report)) => {
+                    if names[0].is_empty() {
+                        names = game_names;
+                    }
+                    match report.winner {
+                        Some(0) => tally.wins += 1,
+                        Some(_) => tally.losses += 1,
+                        None => tally.draws += 1,
+                    }
+                    on_game(&report);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(MatchReport { names, tally }),
+    }
+}
+
+/// What a worker of [`run_match`] sends after each game: the engines' names and the game, or
+/// why it stopped.
+type Finished = Result<([String; 2], GameReport), PlayerError>;
+
+/// One worker of [`run_match`]: plays the games whose numbers it takes from `next`, with its
+/// own pair of engines, until there are none left or `stop` is set.
+fn play_games(
+    config: &MatchConfig,
+    lines: &[Vec<morris_core::Ply>],
+    next: &AtomicU32,
+    stop: &AtomicBool,
+    tx: &mpsc::SyncSender<Finished>,
+) {
+    let mut players: [Option<Player>; 2] = [None, None];
+    let mut names = [String::new(), String::new()];
+    while !stop.load(Ordering::Relaxed) {
+        let number = next.fetch_add(1, Ordering::Relaxed);
+        if number > config.games {
+            return;
+        }
         for (i, slot) in players.iter_mut().enumerate() {
             if slot.is_none() {
                 let spec = &config.engines[i];
-                let p = Player::start(spec, config.variant).map_err(|e| match e {
-                    PlayerError::Start(_) => e,
-                    other => PlayerError::Start(format!("{}: {other}", spec.command)),
-                })?;
-                names[i].clone_from(&p.name);
-                *slot = Some(p);
+                match Player::start(spec, config.variant) {
+                    Ok(p) => {
+                        names[i].clone_from(&p.name);
+                        *slot = Some(p);
+                    }
+                    Err(e) => {
+                        let e = match e {
+                            PlayerError::Start(_) => e,
+                            other => PlayerError::Start(format!("{}: {other}", spec.command)),
+                        };
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
             }
         }
         let index = (number as usize - 1) / 2 % lines.len();
         let white = (number as usize - 1) % 2;
         let mut game = opening_game(config.variant, &lines[index]);
         let (winner, reason) = play_game(config, &mut players, white, &mut game);
-        match winner {
-            Some(0) => tally.wins += 1,
-            Some(_) => tally.losses += 1,
-            None => tally.draws += 1,
-        }
         let mut record = GameRecord::new(game);
         record.tags = vec![
             ("Event".into(), "morris match".into()),
@@ -132,15 +198,17 @@ pub fn run_match(
             ("Black".into(), names[1 - white].clone()),
             ("Reason".into(), reason.clone()),
         ];
-        on_game(&GameReport {
+        let report = GameReport {
             number,
             white,
             winner,
             reason,
             record,
-        });
+        };
+        if tx.send(Ok((names.clone(), report))).is_err() {
+            return;
+        }
     }
-    Ok(MatchReport { names, tally })
 }
 
 /// Plays one game from its opening; returns the winning engine and how it ended. An engine
@@ -289,6 +357,7 @@ done
             // Time enough to see the flood (16 MiB in moments), which a stall waits out.
             time_margin: Duration::from_secs(2),
             max_plies: 100,
+            concurrency: 1,
         };
         let mut reasons = Vec::new();
         let report = run_match(&config, &mut |game| {
