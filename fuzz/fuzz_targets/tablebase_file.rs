@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(values.len() as u64, len);
         for b in 0..file.blocks() {
             let block = file.block(b).expect("every block was checked");
-            let start = b as usize * 65_536;
+            let start = b as usize * morris_tablebase::file::BLOCK;
             assert_eq!(&*block, &values[start..start + block.len()]);
         }
     }

@@ -30,7 +30,7 @@ pub fn verify(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Re
         let loaded = Loaded::open(tb, sector)?;
         let near = loaded.near(tb);
         let values = near.values[0];
-        let index = near.indices[0];
+        let index = near.tables[0].index();
         let bar = Step::new(progress, index.len(), format!("verify {sector}"));
         checked += values
             .par_chunks(BLOCK)
@@ -86,7 +86,7 @@ impl Loaded {
         Near {
             tb,
             sectors: self.tables.iter().map(|(s, _)| *s).collect(),
-            indices: self.tables.iter().map(|(_, t)| t.index()).collect(),
+            tables: self.tables.iter().map(|(_, t)| t).collect(),
             values: self
                 .tables
                 .iter()
@@ -97,11 +97,11 @@ impl Loaded {
 }
 
 /// What the positions of one sector read of [`Loaded`]'s tables, at hand: the sectors, their
-/// indices and their checked values.
+/// tables and their checked values.
 struct Near<'a> {
     tb: &'a Tablebase,
     sectors: Vec<Sector>,
-    indices: Vec<&'a SectorIndex>,
+    tables: Vec<&'a Table>,
     values: Vec<&'a [u8]>,
 }
 
@@ -176,7 +176,7 @@ impl Batch {
             let (s, us, them) = split(&child);
             match near.sectors.iter().position(|&t| t == s) {
                 Some(t) => {
-                    near.indices[t].prefetch_prepare(us);
+                    near.tables[t].index().prefetch_prepare(us);
                     self.reads.push((t, us, them));
                 }
                 None => best = best.max(tb.probe(&child)?.parent()),
@@ -196,12 +196,7 @@ impl Batch {
     fn finish(&mut self, near: &Near<'_>) -> Result<u64, TbError> {
         self.at.clear();
         for &(t, us, them) in &self.reads {
-            let at = near.indices[t].checked_index(us, them).ok_or_else(|| {
-                TbError::Unsupported(format!(
-                    "the sets {us:#x} and {them:#x} are not a position of sector {}",
-                    near.sectors[t]
-                ))
-            })? as usize;
+            let at = near.tables[t].index_of(us, them)? as usize;
             let byte = near.values[t].get(at).ok_or_else(|| {
                 TbError::Unsupported(format!(
                     "index {at} is past the values of sector {}",
