@@ -146,6 +146,9 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> Result<(), Failure> {
+    // Every command that searches reads the evaluation's weights: a file named in the
+    // environment that cannot be used is an error before anything starts.
+    morris_engine::eval::Weights::from_env()?;
     if let Command::Engine = cli.command {
         // The protocol writes to standard output from its own threads: no lock is held here.
         crate::engine::run();

@@ -3,13 +3,15 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use morris_core::Variant;
-use morris_engine::arena::{EngineSpec, MatchConfig, TimeControl, run_match};
+use morris_engine::arena::{Adjudication, EngineSpec, MatchConfig, TimeControl, run_match};
 use morris_engine::text::printable;
+use morris_tablebase::EngineTables;
 
 use crate::cli::Failure;
 
@@ -60,6 +62,11 @@ pub struct MatchArgs {
     /// game keeps its opening and colours; the lines come in the order the games end.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    /// Ends a game as soon as no pieces are left in hand and the tables of this folder hold
+    /// its position, with their verdict: with the whole game built, a match of the placing
+    /// phase alone, judged exactly.
+    #[arg(long, value_name = "DIR")]
+    adjudicate: Option<PathBuf>,
 }
 
 fn seconds(text: &str, what: &str) -> Result<Duration, Failure> {
@@ -126,6 +133,20 @@ impl MatchArgs {
             time_margin: Duration::from_millis(self.time_margin),
             max_plies: self.max_plies.max(1),
             concurrency: self.concurrency,
+            adjudicate: match &self.adjudicate {
+                Some(dir) => {
+                    if !dir.is_dir() {
+                        return Err(Failure(format!(
+                            "--adjudicate: {} is not a folder of tables",
+                            dir.display()
+                        )));
+                    }
+                    let tables = EngineTables::open(dir)
+                        .map_err(|e| Failure(format!("--adjudicate: {e}")))?;
+                    Some(Adjudication(Arc::new(tables)))
+                }
+                None => None,
+            },
         })
     }
 }

@@ -75,7 +75,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
             Weights::parse(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))?
         }
-        None => Weights::built_in().clone(),
+        None => Weights::in_use().clone(),
     };
     let mut phases = [args.phases.is_empty(); 3];
     for name in &args.phases {

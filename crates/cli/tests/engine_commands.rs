@@ -131,6 +131,55 @@ fn bench_ends_with_its_signature() {
 }
 
 #[test]
+fn a_weights_file_in_the_environment_replaces_the_compiled_weights() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("weights-env");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bench = |weights: Option<&std::path::Path>| {
+        let mut command = common::morris();
+        command.args(["bench", "--depth", "3"]);
+        if let Some(path) = weights {
+            command.env("MORRIS_WEIGHTS", path);
+        }
+        command.output().unwrap()
+    };
+    let nodes = |output: &Output| {
+        assert!(output.status.success(), "{output:?}");
+        let text = String::from_utf8(output.stdout.clone()).unwrap();
+        text.lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    let compiled = nodes(&bench(None));
+    // The compiled weights, from a file: the same search.
+    let same = dir.join("same.txt");
+    let text = include_str!("../../engine/src/weights.txt");
+    std::fs::write(&same, text).unwrap();
+    assert_eq!(nodes(&bench(Some(&same))), compiled);
+    // Other weights: another search.
+    let other = dir.join("other.txt");
+    std::fs::write(
+        &other,
+        text.replace("placing mobility 32", "placing mobility 90"),
+    )
+    .unwrap();
+    assert_ne!(nodes(&bench(Some(&other))), compiled);
+    // A file that is missing or not a weights file stops the command with one error line.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "placing piece 100\n").unwrap();
+    for path in [bad, dir.join("missing.txt")] {
+        let output = bench(Some(&path));
+        assert_eq!(output.status.code(), Some(2));
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: MORRIS_WEIGHTS="), "{err}");
+    }
+}
+
+#[test]
 fn match_plays_games_side_by_side_with_the_same_openings_and_colours() {
     let engine = format!("{MORRIS} engine");
     let output = common::morris()
@@ -196,6 +245,90 @@ fn match_plays_records_and_scores() {
     let first = games.split("\n\n[").next().unwrap();
     let parsed = morris_core::GameRecord::parse(first).unwrap();
     assert!(parsed.game.outcome().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_adjudicated_by_the_tables_ends_each_game_with_their_verdict() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("match-adjudicate");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tables = dir.join("tables");
+    let solved = common::morris()
+        .args(["solve", "--variant", "three", "--dir"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "{solved:?}");
+    let record = dir.join("games.pgn");
+    let engine = format!("{MORRIS} engine");
+    let output = common::morris()
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--engine-options", "Level=1", "--engine-options", "Level=1"])
+        .args(["--games", "6", "--nodes", "500", "--variant", "three"])
+        .arg("--adjudicate")
+        .arg(&tables)
+        .arg("--record")
+        .arg(&record)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    let games = std::fs::read_to_string(&record).unwrap();
+    let mut by_tables = 0;
+    for (line, game) in text.lines().take(6).zip(games.split("\n\n[")) {
+        let game = if game.starts_with('[') {
+            game.to_string()
+        } else {
+            format!("[{game}")
+        };
+        let parsed = morris_core::GameRecord::parse(&game).unwrap();
+        let end = *parsed.game.position();
+        if !line.contains("(the tables: ") {
+            // A mill while placing decides the game of three before the tables can.
+            assert!(parsed.game.outcome().is_some(), "{line}");
+            continue;
+        }
+        by_tables += 1;
+        // Every piece is placed, and the verdict is what the tables say of the last position.
+        assert_eq!(end.in_hand(morris_core::Color::White), 0, "{line}");
+        assert_eq!(end.in_hand(morris_core::Color::Black), 0, "{line}");
+        let probe = common::morris()
+            .args(["tb", "probe", "--variant", "three", "--dir"])
+            .arg(&tables)
+            .args(["--position", &end.to_string()])
+            .output()
+            .unwrap();
+        let said = String::from_utf8(probe.stdout).unwrap();
+        let first = said.lines().next().unwrap_or_default().to_string();
+        let mover = format!("{} to move", end.turn().title());
+        let expected = if line.contains("(the tables: a draw)") {
+            "draw"
+        } else if line.contains(&format!("{mover} wins in ")) {
+            "win"
+        } else {
+            assert!(line.contains(&format!("{mover} loses in ")), "{line}");
+            "loss"
+        };
+        assert!(first.contains(expected), "{line}: {said}");
+        let winner = parsed.game.outcome().map(|o| o.winner);
+        match expected {
+            "draw" => assert_eq!(winner, Some(None), "{line}"),
+            "win" => assert_eq!(winner, Some(Some(end.turn())), "{line}"),
+            _ => assert_eq!(winner, Some(Some(!end.turn())), "{line}"),
+        }
+    }
+    assert!(by_tables > 0, "{text}");
+    // A folder that is not there is refused before any game.
+    let missing = common::morris()
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .arg("--adjudicate")
+        .arg(dir.join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8(missing.stderr).unwrap();
+    assert!(err.starts_with("error: --adjudicate:"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -87,8 +87,12 @@ pub fn term_name(i: usize) -> &'static str {
     }
 }
 
+/// The environment variable naming a weights file that the evaluation uses instead of the one
+/// compiled in, so that weights made by `morris tune` can be played before they are committed.
+pub const WEIGHTS_ENV: &str = "MORRIS_WEIGHTS";
+
 impl Weights {
-    /// The weights the engine plays with (the file `weights.txt` of this crate).
+    /// The weights compiled in (the file `weights.txt` of this crate).
     pub fn built_in() -> &'static Weights {
         static WEIGHTS: OnceLock<Weights> = OnceLock::new();
         WEIGHTS.get_or_init(|| {
@@ -96,6 +100,44 @@ impl Weights {
             // fail that test, so falling back here never happens in a released build.
             Weights::parse(include_str!("weights.txt")).unwrap_or_else(|_| Weights::zero())
         })
+    }
+
+    /// The weights the engine plays with: those of the file named by [`WEIGHTS_ENV`] when it
+    /// is set and readable, else [`Weights::built_in`]. Programs check the file first with
+    /// [`Weights::from_env`], so that a bad one is reported rather than passed over.
+    pub fn in_use() -> &'static Weights {
+        static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            Weights::from_env()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Weights::built_in().clone())
+        })
+    }
+
+    /// The weights of the file named by [`WEIGHTS_ENV`]; `None` when it is not set.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read or is not a weights file.
+    pub fn from_env() -> Result<Option<Weights>, WeightsError> {
+        let Some(path) = std::env::var_os(WEIGHTS_ENV) else {
+            return Ok(None);
+        };
+        let fail = |e: &dyn std::fmt::Display| {
+            WeightsError(format!(
+                "{WEIGHTS_ENV}={}: {e}",
+                std::path::Path::new(&path).display()
+            ))
+        };
+        // A weights file is a few hundred lines; anything much larger is not one.
+        const MAX_BYTES: u64 = 1 << 20;
+        let len = std::fs::metadata(&path).map_err(|e| fail(&e))?.len();
+        if len > MAX_BYTES {
+            return Err(fail(&format!("larger than {MAX_BYTES} bytes")));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| fail(&e))?;
+        Weights::parse(&text).map(Some).map_err(|e| fail(&e))
     }
 
     /// Every weight 0.
@@ -318,7 +360,7 @@ pub fn weigh(terms: &[i32; TERMS], phase: usize, weights: &Weights) -> i32 {
 /// piece. Near the N-move rule it shrinks toward a draw, so that the search makes progress (a
 /// removal or a placement) while it can.
 pub(crate) fn evaluate(pos: &Position) -> i32 {
-    let v = weigh(&terms(pos), phase(pos), Weights::built_in());
+    let v = weigh(&terms(pos), phase(pos), Weights::in_use());
     scale_for_n_move(v, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

@@ -7,11 +7,12 @@ mod openings;
 mod player;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use morris_core::{Color, Game, GameRecord, Variant};
 
+use crate::probe::{Probe, TbValue};
 use crate::text::{clip, printable};
 
 pub use elo::{Tally, elo_of};
@@ -40,6 +41,17 @@ pub enum TimeControl {
     },
 }
 
+/// Tables that end a game once it reaches the moving phase in a position they hold, with
+/// their verdict: the placing phase is then all that is played, and judged exactly.
+#[derive(Clone)]
+pub struct Adjudication(pub Arc<dyn Probe>);
+
+impl std::fmt::Debug for Adjudication {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Adjudication(tables)")
+    }
+}
+
 /// A match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -62,6 +74,8 @@ pub struct MatchConfig {
     /// How many games are played at the same time, each by its own pair of engine
     /// processes (at least 1). Game `n` has the same opening and colours whatever this is.
     pub concurrency: usize,
+    /// Tables that decide games once the placing phase is over, if any.
+    pub adjudicate: Option<Adjudication>,
 }
 
 /// One finished game.
@@ -252,6 +266,10 @@ fn play_game(
             game.agree_draw();
             return (None, format!("drawn after {} plies", config.max_plies));
         }
+        if let Some(verdict) = adjudicate(config.adjudicate.as_ref(), game) {
+            let (winner, reason) = verdict;
+            return (winner.map(engine_of), reason);
+        }
         let side = game.position().turn();
         let i = engine_of(side);
         let moves: Vec<String> = game.ply_texts();
@@ -320,6 +338,38 @@ fn play_game(
     }
 }
 
+/// Ends the game by the tables' verdict when there are tables, no pieces are left in hand and
+/// the tables hold the position: the winning colour (`None` for a draw) and how it ended.
+fn adjudicate(tables: Option<&Adjudication>, game: &mut Game) -> Option<(Option<Color>, String)> {
+    let pos = *game.position();
+    if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+        return None;
+    }
+    let side = pos.turn();
+    let plies = |d: u16| format!("{d} {}", if d == 1 { "ply" } else { "plies" });
+    let verdict = match tables?.0.probe(&pos)? {
+        TbValue::Win(d) => {
+            game.resign(!side);
+            (
+                Some(side),
+                format!("the tables: {} to move wins in {}", side.title(), plies(d)),
+            )
+        }
+        TbValue::Loss(d) => {
+            game.resign(side);
+            (
+                Some(!side),
+                format!("the tables: {} to move loses in {}", side.title(), plies(d)),
+            )
+        }
+        TbValue::Draw => {
+            game.agree_draw();
+            (None, "the tables: a draw".to_string())
+        }
+    };
+    Some(verdict)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,6 +408,7 @@ done
             time_margin: Duration::from_secs(2),
             max_plies: 100,
             concurrency: 1,
+            adjudicate: None,
         };
         let mut reasons = Vec::new();
         let report = run_match(&config, &mut |game| {
