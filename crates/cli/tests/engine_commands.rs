@@ -137,9 +137,10 @@ fn a_weights_file_in_the_environment_replaces_the_compiled_weights() {
     let bench = |weights: Option<&std::path::Path>| {
         let mut command = common::morris();
         command.args(["bench", "--depth", "3"]);
-        if let Some(path) = weights {
-            command.env("MORRIS_WEIGHTS", path);
-        }
+        match weights {
+            Some(path) => command.env("MORRIS_WEIGHTS", path),
+            None => command.env_remove("MORRIS_WEIGHTS"),
+        };
         command.output().unwrap()
     };
     let nodes = |output: &Output| {
@@ -161,11 +162,9 @@ fn a_weights_file_in_the_environment_replaces_the_compiled_weights() {
     assert_eq!(nodes(&bench(Some(&same))), compiled);
     // Other weights: another search.
     let other = dir.join("other.txt");
-    std::fs::write(
-        &other,
-        text.replace("placing mobility 32", "placing mobility 90"),
-    )
-    .unwrap();
+    let changed = text.replace("placing mobility 32", "placing mobility 90");
+    assert_ne!(changed, text, "the test changes a weight that the file has");
+    std::fs::write(&other, changed).unwrap();
     assert_ne!(nodes(&bench(Some(&other))), compiled);
     // A file that is missing or not a weights file stops the command with one error line.
     let bad = dir.join("bad.txt");
