@@ -212,7 +212,7 @@ fn a_seed_makes_levels_reproducible_and_openings_vary() {
 /// `c5-d5` repeats the position a third time, a draw; with `remove`, Black has one piece less
 /// (on that point), so that Black stands worse.
 fn repetition_offered(remove: Option<&str>) -> Game {
-    let placing = "d2 b4 d6 f4 a4 d7 c4 d5 e4 d3 g7 d1 a7 a1 g1 g4 e5 f6";
+    let placing = "g1 d7 g7 g4 b6 d5 d1 a1 e4 f2 d3 f6 c4 e3 a4 b2 f4 c3";
     let mut pos = Position::start(Variant::Nine);
     for ply in placing.split_whitespace() {
         pos = pos.play_text(ply).unwrap();
@@ -225,7 +225,7 @@ fn repetition_offered(remove: Option<&str>) -> Game {
         pos = setup.into_position().unwrap();
     }
     let mut game = Game::new(pos);
-    for ply in "d6-b6 d5-c5 b6-d6 c5-d5 d6-b6 d5-c5 b6-d6".split_whitespace() {
+    for ply in "a4-a7 d5-c5 a7-a4 c5-d5 a4-a7 d5-c5 a7-a4".split_whitespace() {
         game.play_text(ply).unwrap();
     }
     game
