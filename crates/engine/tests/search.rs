@@ -210,7 +210,9 @@ fn a_seed_makes_levels_reproducible_and_openings_vary() {
 
 /// A game of nine after its placing phase (no removal) with Black to move, where Black's
 /// `c5-d5` repeats the position a third time, a draw; with `remove`, Black has one piece less
-/// (on that point), so that Black stands worse.
+/// (on that point), so that Black stands worse. Level means within the contempt: Black's best
+/// other ply, `b2-b4`, scores −10 at depth 6 with the hand-set moving weights and −12 with the
+/// fitted ones, so new weights that read it otherwise call for another position.
 fn repetition_offered(remove: Option<&str>) -> Game {
     let placing = "g1 d7 g7 g4 b6 d5 d1 a1 e4 f2 d3 f6 c4 e3 a4 b2 f4 c3";
     let mut pos = Position::start(Variant::Nine);
