@@ -62,6 +62,7 @@ async fn sign_up_from(client: &Client, opener: &str, name: &str) {
              const form = document.querySelector('#account form');
              form.elements.name.value = name;
              form.elements.password.value = 'correct horse battery';
+             form.elements.again.value = 'correct horse battery';
              document.getElementById('account-sign-up').click();",
             vec![json!(name)],
         )

@@ -2,14 +2,14 @@
 // while the server restarts. Every file is asked of the network first and the copy kept is
 // renewed; the copy is used only when the server cannot be reached. The API is never kept.
 
-const CACHE = 'morris-shell-3';
+const CACHE = 'morris-shell-4';
 const JS = ['api', 'app', 'board', 'clock', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'gamelist',
-  'grades', 'i18n', 'install', 'offers', 'panels', 'plies', 'plyclock', 'review', 'rules', 'settings', 'setup', 'shell',
+  'grades', 'i18n', 'install', 'notfound', 'offers', 'panels', 'plies', 'plyclock', 'review', 'rules', 'settings', 'setup', 'shell',
   'site', 'sound'];
 const LANGS = ['en', 'de', 'fr', 'nl', 'it', 'es', 'sr', 'af'];
 const SHELL = [
   '/', '/app.css', '/screens.css', '/favicon.svg', '/icon.svg', '/icon-192.png', '/icon-512.png',
-  '/manifest.webmanifest', '/review.html', '/editor.html', '/rules.html',
+  '/manifest.webmanifest', '/review.html', '/editor.html', '/rules.html', '/404.html',
   ...JS.map((name) => `/js/${name}.js`),
   ...LANGS.map((lang) => `/i18n/${lang}.json`),
 ];

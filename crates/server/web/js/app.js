@@ -5,15 +5,15 @@ import { api, tokens, Live } from './api.js';
 import { Board } from './board.js';
 import { PlyBuilder, parsePly, other, replay, describePly, applyPly, handAfter } from './plies.js';
 import { renderPlayer, renderMoves, renderAnalysis, bottomColor } from './panels.js';
-import { scoreWords } from './format.js';
+import { scoreWords, gameTerms } from './format.js';
 import { Dialogs, copyText, flash } from './dialogs.js';
 import { errorKey } from './errors.js';
 import { loadSettings, saveSettings, readSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
 import { play as playSound, cueOf, unlockOnGesture } from './sound.js';
-import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from './offers.js';
-import { renderEnd, headline, endWords, decidingPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
+import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach, ownTakeback } from './offers.js';
+import { renderEnd, headline, endWords, decidingPoints, millPoints, rematchOptions, renderReviewLink, wireDialogLinks } from './endgame.js';
 import { startShell, untilReached } from './shell.js';
-import { initSite, siteRoute, gameChanged, gameEvent, drawClocks, retranslateSite } from './site.js';
+import { initSite, siteRoute, gameChanged, gameEvent, drawClocks, retranslateSite, suspendSite, resumeSite, playerRatings } from './site.js';
 import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +40,7 @@ const state = {
   inviteHidden: false,
   live: null,
   missing: null, // the key of why the game of the address cannot be shown, or null
+  ratings: null, // {white, black}: each side's rating {rating, provisional} in a rated game, or null
   settings: loadSettings(),
 };
 
@@ -105,16 +106,19 @@ function render() {
   board.setVariant(v);
   $('board').dataset.version = String(g ? g.version : 0);
   $('variant-title').textContent = state.missing ? '' : variantTitle(v);
+  // A phone's top bar has no room for the game's name: the status card says it there.
+  $('variant-line').textContent = $('variant-title').textContent;
   renderBoard();
 
   const bottom = bottomColor(state.you);
   for (const [id, color] of [['player-bottom', bottom], ['player-top', other(bottom)]]) {
-    renderPlayer($(id), color, g, state.you, counts(color));
+    renderPlayer($(id), color, g, state.you, counts(color), sideRating(color));
   }
   for (const el of [$('player-top'), $('player-bottom')]) {
     el.classList.toggle('thinking', Boolean(g?.thinking && g.turn === el.dataset.color));
   }
   renderStatus();
+  renderTerms();
   renderButtons();
   renderMoves($('moves'), g, state.review === null ? null : state.review - 1, (i) => reviewTo(i + 1));
   $('review').hidden = !g || g.moves.length === 0;
@@ -122,12 +126,33 @@ function render() {
   renderAnalysisPanel();
   renderInvite();
   renderEnd(g, v, hasSeat() ? state.you : null, {
-    rematch: () => createGame(rematchOptions(g, state.you)).catch((err) => showError(errorText(err))),
+    rematch: () => createGame(rematchOptions(g, state.you)).catch((err) => showError(() => errorText(err))),
     newGame: () => dialogs.openNewGame(v.name),
   });
   renderReviewLink(g);
   drawClocks(state.review);
   document.title = g ? t('app.title', { status: statusTurn() }) : 'Morris';
+}
+
+/**
+ * A side's rating in a rated game: before the game, from the view once it is over, else as
+ * the player's page gives it for the game's variant and time class.
+ * @param {'white' | 'black'} color
+ */
+function sideRating(color) {
+  const g = state.game;
+  if (!g?.rated) return null;
+  const r = g.ratings?.[color];
+  if (r) return { rating: r.before, provisional: false };
+  return state.ratings?.[color] ?? null;
+}
+
+/** "Rated · 3+2 · Blitz" above the turn, for a game between people or with a clock. */
+function renderTerms() {
+  const el = $('game-terms');
+  const g = state.game;
+  el.hidden = !g || state.missing !== null || (g.opponent !== 'friend' && !g.clock);
+  if (!el.hidden) el.textContent = gameTerms(g);
 }
 
 /** Pieces in hand and on the board for the position shown (live or looked back at). */
@@ -166,6 +191,10 @@ function renderBoard() {
   if (last) {
     if (last.from) add(last.from, 'last');
     add(last.to, 'last');
+  }
+  // The mill just closed, while its removal is chosen.
+  if (g && state.review === null && state.builder.step === 'remove' && state.builder.pending()) {
+    for (const pt of millPoints(shown, state.builder.pending().to, g.turn, state.variant.mills)) add(pt, 'mill-closed');
   }
   // The mill or the block that ended the game.
   const decided = g && state.review === null ? decidingPoints(g, state.variant) : null;
@@ -288,6 +317,8 @@ function renderButtons() {
     $(id).disabled = !enabled || state.busy;
   };
   set('btn-takeback', canTakeBack(g, you));
+  // Between people a take-back is asked for in the table card: no dead button here.
+  $('btn-takeback').hidden = !ownTakeback(g, you);
   set('btn-hint', canCoach(g) && g.legal.length > 0);
   set('btn-analysis', canCoach(g) || state.analysisOn);
   set('btn-resign', canEnd(g, you));
@@ -357,7 +388,7 @@ function apply(game) {
     if (old) playSound('end', state.settings.sound);
   }
   if (old?.draw_offer && old.draw_offer === state.you && !game.draw_offer && game.status === 'playing') {
-    showNotice(t('draw.declined'));
+    showNotice(() => t('draw.declined'));
   }
   if (said.length) announce(said.join(' '));
 
@@ -382,7 +413,7 @@ async function openGame(id, initial = null) {
   Object.assign(state, {
     id, token: tokens.get(id), you: null, game: null, builder: new PlyBuilder([]), inFlight: null,
     hint: null, preview: null, analysis: null, review: null, inviteHidden: false, busy: false,
-    missing: null,
+    missing: null, ratings: null,
   });
   try {
     apply(initial ?? (await api.game(id, state.token)));
@@ -394,6 +425,29 @@ async function openGame(id, initial = null) {
   }
   if (state.token && state.you) tokens.setLast(id);
   state.live = new Live(id, state.token, apply, setConnection, gameEvent);
+  const g = state.game;
+  if (g?.rated && g.status === 'playing') {
+    playerRatings(g).then((ratings) => {
+      if (state.id !== id) return;
+      state.ratings = ratings;
+      render();
+    });
+  }
+}
+
+/** The page goes into the back/forward cache: its sockets close, so the player counts as gone. */
+function suspend() {
+  state.live?.stop();
+  state.live = null;
+  suspendSite();
+}
+
+/** The page comes back from the back/forward cache: its sockets open again. */
+function resume() {
+  if (state.id && !state.live && !state.missing) {
+    state.live = new Live(state.id, state.token, apply, setConnection, gameEvent);
+  }
+  resumeSite();
 }
 
 function setConnection(s) {
@@ -407,12 +461,20 @@ function setConnection(s) {
 async function route() {
   if (await siteRoute(location.pathname)) {
     state.live?.stop();
+    state.live = null;
     return;
   }
   const m = /^\/g\/([^/]+)\/?$/.exec(location.pathname);
   if (!m) {
     state.live?.stop();
+    state.live = null;
     Object.assign(state, { id: null, game: null, you: null, token: null, review: null, missing: null });
+    if (location.pathname !== '/' && location.pathname !== '/index.html') {
+      // An address of the app that names nothing (such as /g/ alone): say so, with the ways on.
+      state.missing = 'missing.page';
+      render();
+      return;
+    }
     const last = tokens.last();
     const resume = $('resume');
     resume.hidden = !last;
@@ -468,7 +530,7 @@ async function act(request) {
   } catch (err) {
     state.inFlight = null;
     state.builder.reset();
-    showError(errorText(err));
+    showError(() => errorText(err));
     return false;
   } finally {
     state.busy = false;
@@ -493,7 +555,7 @@ async function fetchAnalysis() {
     if (positionKey(state.game) === key) state.analysis = { key, data };
   } catch (err) {
     state.analysisOn = false;
-    showError(errorText(err));
+    showError(() => errorText(err));
   }
   render();
 }
@@ -585,10 +647,12 @@ function renderMissing() {
   $('missing').hidden = !missing;
   document.querySelector('.layout').hidden = Boolean(missing);
   if (!missing) return;
-  const notFound = missing === 'error.no_game';
-  $('missing-title').textContent = t(notFound ? 'missing.title' : 'missing.failed_title');
-  $('missing-text').textContent = notFound ? t('missing.text') : t(missing);
+  const page = missing === 'missing.page';
+  const notFound = missing === 'error.no_game' || page;
+  $('missing-title').textContent = t(page ? 'missing.page_title' : notFound ? 'missing.title' : 'missing.failed_title');
+  $('missing-text').textContent = page ? t('missing.page_text') : notFound ? t('missing.text') : t(missing);
   $('missing-retry').hidden = notFound;
+  $('missing-lobby').hidden = !page;
   const last = tokens.last();
   const resume = $('missing-resume');
   resume.hidden = !last || last === state.id;
@@ -598,19 +662,39 @@ function renderMissing() {
 /** Whether this browser plays a game that is on: leaving it asks first. */
 const inGame = () => Boolean(state.game?.status === 'playing' && hasSeat() && state.game.moves.length > 0);
 
-let errorTimer;
-/** The dismissible banner: server errors, and (as a notice) news that is not an error. */
-function showError(message, kind = 'error') {
-  $('error-text').textContent = message;
-  $('error').dataset.kind = kind;
-  $('error').hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => {
-    $('error').hidden = true;
-  }, 10000);
+/**
+ * The two banners: `#error` (role=alert) for what went wrong, kept until dismissed or ten
+ * seconds, and `#notice` (role=status) for news that is no error (an offer declined), gone
+ * after six. A message is a function, so that a change of language says it again.
+ * @type {Record<'error' | 'notice', {words: (() => string) | null, timer: any}>}
+ */
+const banners = { error: { words: null, timer: null }, notice: { words: null, timer: null } };
+const BANNER_MS = { error: 10000, notice: 6000 };
+
+/**
+ * @param {'error' | 'notice'} kind
+ * @param {string | (() => string)} message
+ */
+function showBanner(kind, message) {
+  const b = banners[kind];
+  b.words = typeof message === 'function' ? message : () => message;
+  $(`${kind}-text`).textContent = b.words();
+  $(kind).hidden = false;
+  clearTimeout(b.timer);
+  b.timer = setTimeout(() => hideBanner(kind), BANNER_MS[kind]);
 }
 
-const showNotice = (message) => showError(message, 'notice');
+/** @param {'error' | 'notice'} kind */
+function hideBanner(kind) {
+  clearTimeout(banners[kind].timer);
+  banners[kind].words = null;
+  $(kind).hidden = true;
+}
+
+/** @param {string | (() => string)} message */
+const showError = (message) => showBanner('error', message);
+/** @param {string | (() => string)} message */
+const showNotice = (message) => showBanner('notice', message);
 
 function wireButtons() {
   const on = (id, fn) => $(id).addEventListener('click', fn);
@@ -634,7 +718,7 @@ function wireButtons() {
       announce(t('hint.text', { ply: res.move }));
       render();
     } catch (err) {
-      showError(errorText(err));
+      showError(() => errorText(err));
     }
   });
   on('btn-analysis', () => {
@@ -653,7 +737,7 @@ function wireButtons() {
     if (!(await act(() => api.draw(state.id, state.token, 'offer')))) return;
     // The computer answers at once: an offer that is gone from a game still on was declined.
     const g = state.game;
-    if (g.status === 'playing' && !g.draw_offer) showNotice(t('draw.declined'));
+    if (g.status === 'playing' && !g.draw_offer) showNotice(() => t('draw.declined'));
   });
   on('btn-draw-accept', () => act(() => api.draw(state.id, state.token, 'accept')));
   on('btn-draw-decline', () => act(() => api.draw(state.id, state.token, 'decline')));
@@ -662,12 +746,11 @@ function wireButtons() {
       const id = state.id;
       dialogs.openExport(id, await api.record(id), (format) => api.record(id, format));
     } catch (err) {
-      showError(errorText(err));
+      showError(() => errorText(err));
     }
   });
-  on('error-close', () => {
-    $('error').hidden = true;
-  });
+  on('error-close', () => hideBanner('error'));
+  on('notice-close', () => hideBanner('notice'));
   on('invite-close', () => {
     state.inviteHidden = true;
     render();
@@ -727,14 +810,19 @@ function wireSettings() {
 /** Sets the texts made by script again in the language in use (the fixed ones are set). */
 function retranslate() {
   dialogs.setVariants([...state.variants.values()]);
-  if (state.live) setConnection($('conn').dataset.state);
+  dialogs.retranslate();
+  if ($('conn').dataset.state) setConnection($('conn').dataset.state);
+  for (const kind of /** @type {const} */ (['error', 'notice'])) {
+    const words = banners[kind].words;
+    if (words) $(`${kind}-text`).textContent = words();
+  }
   render();
   retranslateSite();
 }
 
 async function main() {
   await startShell(retranslate);
-  await initSite({ showError: (text) => showError(text), describe: (err) => errorText(err) });
+  await initSite({ showError, showNotice, describe: (err) => errorText(err) });
   board = new Board($('board'), boardHandlers);
   applySettings();
   wireSettings();
@@ -749,10 +837,14 @@ async function main() {
   // reports clicks beside its points; the analysis list shows plies on the board).
   // The event's path is taken, not target.closest(): a render may have detached the target.
   document.addEventListener('click', (e) => {
-    const keep = e.composedPath().some((n) => n instanceof Element && n.matches('#board, dialog, #analysis-panel'));
+    const keep = e.composedPath().some((n) => n instanceof Element && n.matches('#board, dialog, #analysis-panel, .banner'));
     if (!keep) cancel();
   });
   window.addEventListener('popstate', route);
+  window.addEventListener('pagehide', suspend);
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) resume();
+  });
   try {
     // While the server restarts, the page (kept by the service worker) says so and waits.
     const variants = await untilReached(() => api.variants(), () => setConnection('offline'));
@@ -760,7 +852,7 @@ async function main() {
     dialogs.setVariants(variants);
     state.variant = state.variants.get('nine') ?? variants[0];
   } catch (err) {
-    showError(errorText(err));
+    showError(() => errorText(err));
     return;
   }
   await route();

@@ -3,7 +3,7 @@
 import { t } from './i18n.js';
 import { errorKey } from './errors.js';
 import { api } from './api.js';
-import { levelKey } from './format.js';
+import { levelKey, clockWords } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,6 +58,10 @@ function syncOpponent(form) {
   const opponent = form.elements.opponent.value;
   form.querySelector('.row-level').hidden = opponent !== 'computer';
   form.querySelector('.row-color').hidden = opponent === 'local';
+  // A game with a friend online may have a clock (the lobby's games always may).
+  const clock = form.querySelector('.row-clock');
+  if (clock) clock.hidden = opponent !== 'friend';
+  for (const o of form.querySelectorAll('option[data-clock-days]')) o.textContent = clockWords(o.value);
   const out = form.querySelector('output');
   if (out) out.textContent = form.elements.level.value;
   const note = form.querySelector('.level-note');
@@ -84,6 +88,18 @@ api
   });
 
 /**
+ * What the dialog says of a refusal: a translated sentence; for a record the server could not
+ * read (a 400), its own words too, which say where and why ("line 1, column 7: ply 2: …").
+ * @param {{status?: number, message?: string} | undefined} err
+ * @param {boolean} record whether the request carried a record to import
+ */
+export function refusalWords(err, record) {
+  const status = typeof err?.status === 'number' ? err.status : -1;
+  if (record && status === 400 && err?.message) return t('error.bad_record_detail', { detail: err.message });
+  return t(errorKey(status, err?.message));
+}
+
+/**
  * Wires a game form (new game or import): `create(options)` does the request; its error
  * message is shown inside the dialog, which stays open so the user can fix the choice.
  */
@@ -103,7 +119,9 @@ function wireForm(dialog, build, create) {
       await create(options);
       dialog.close();
     } catch (err) {
-      error.textContent = t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+      const words = () => refusalWords(err, Boolean(options.record));
+      error.textContent = words();
+      error.words = words;
       error.hidden = false;
     } finally {
       submit.disabled = false;
@@ -121,7 +139,19 @@ function common(form) {
   if (opponent === 'computer') options.level = Number(f.level.value);
   const name = f.name?.value.trim();
   if (name) options.name = name.slice(0, 40);
+  if (opponent === 'friend' && f.clock && f.clock.value !== 'none') options.clock = f.clock.value;
   return options;
+}
+
+/**
+ * The server's words for why the one game of an imported text cannot be read, or null: a
+ * text of several games lists those that can be taken.
+ * @param {{error: ?string}[]} games
+ */
+export function importProblem(games) {
+  if (games.length === 1 && games[0].error) return games[0].error;
+  if (games.length > 1 && games.every((g) => g.error)) return games[0].error;
+  return null;
 }
 
 export class Dialogs {
@@ -143,23 +173,37 @@ export class Dialogs {
       const chosen = $('import-game-row').hidden ? undefined : Number(form.elements.game.value);
       return { variant: tag ? tag[1].trim().toLowerCase() : 'nine', record, game: chosen, ...common(form) };
     }, create);
-    // A text with several games: list them, so that one can be chosen.
+    // A text with several games: list them, so that one can be chosen. A new text clears
+    // the words said about the one before; a text that cannot be read is told why at once.
     let listing = 0;
+    const importError = this.importer.querySelector('.dialog-error');
     $('import-text').addEventListener('input', () => {
       const mine = ++listing;
+      importError.hidden = true;
+      importError.words = null;
       setTimeout(async () => {
         if (mine !== listing) return;
         const text = $('import-text').value.trim();
         let games = [];
+        /** @type {(() => string) | null} */
+        let words = null;
         try {
           const tag = /\[\s*Variant\s+"([^"]*)"\s*\]/i.exec(text);
           const variant = tag ? tag[1].trim().toLowerCase() : 'nine';
           games = text ? await api.importList(text, variant) : [];
-        } catch {
+        } catch (err) {
           games = [];
+          if (err?.status >= 400 && err?.status < 500) words = () => refusalWords(err, true);
         }
         if (mine !== listing) return;
         this.showGames(games);
+        const bad = importProblem(games);
+        if (bad) words = () => t('error.bad_record_detail', { detail: bad });
+        if (words) {
+          importError.textContent = words();
+          importError.words = words;
+          importError.hidden = false;
+        }
       }, 400);
     });
 
@@ -181,6 +225,17 @@ export class Dialogs {
       d.addEventListener('click', (e) => {
         if (e.target === d) d.close('cancel');
       });
+    }
+  }
+
+  /** Sets the texts the dialogs made by script again, in the language in use. */
+  retranslate() {
+    for (const form of document.querySelectorAll('dialog form')) {
+      if (form.elements.level) syncOpponent(form);
+    }
+    if (this.games) this.showGames(this.games);
+    for (const error of document.querySelectorAll('dialog .dialog-error')) {
+      if (!error.hidden && typeof error.words === 'function') error.textContent = error.words();
     }
   }
 
@@ -217,6 +272,7 @@ export class Dialogs {
    * @param {Array<{game: number, white: ?string, black: ?string, result: ?string, plies: number, error: ?string}>} games
    */
   showGames(games) {
+    this.games = games;
     const select = $('import-game');
     const several = games.length > 1;
     $('import-game-row').hidden = !several;

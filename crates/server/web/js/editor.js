@@ -30,7 +30,9 @@ const fen = () => positionString(state.variant.points, state.setup);
 
 /** A problem of the check in a player's words. */
 function problemWords(p) {
-  const params = { color: p.side ? cap(p.side) : '', count: p.count ?? '', pieces: state.variant.pieces };
+  // A count of pieces in the check's words, or else the variant's pieces, picks the plural form.
+  const count = p.problem === 'too_many_pieces' ? state.variant.pieces : p.count ?? '';
+  const params = { color: p.side ? cap(p.side) : '', count, pieces: state.variant.pieces };
   const known = ['unreadable', 'rules', 'off_board', 'too_many_in_hand', 'too_many_pieces', 'overlap',
     'hands_do_not_alternate', 'counter_in_placing', 'both_below_three', 'line_of_side_to_move',
     'move_number_zero', 'removal'];
@@ -66,7 +68,7 @@ function render() {
   else if (c.over) {
     const who = c.over.winner ? t('editor.over_win', { color: cap(c.over.winner) }) : t('editor.over_draw');
     verdict.textContent = `${t('editor.over')} ${who}`;
-  } else verdict.textContent = t('editor.valid', { color: cap(c.turn), legal: c.legal });
+  } else verdict.textContent = t('editor.valid', { color: cap(c.turn), count: c.legal });
   verdict.dataset.valid = c ? String(c.valid && !c.over) : '';
   for (const p of c?.problems ?? []) {
     const li = document.createElement('li');

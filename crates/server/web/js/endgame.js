@@ -27,15 +27,33 @@ export function decidingPoints(game, variant) {
   if ((r.reason === 'fewer_than_three' || r.reason === 'line') && game.last) {
     const head = game.last.toLowerCase().split('x')[0];
     const to = head.includes('-') ? head.split('-')[1] : head;
-    const mills = variant.mills.filter((m) => m.includes(to) && m.every((p) => game.board[p] === r.winner));
-    const points = [...new Set(mills.flat())];
+    const points = millPoints(game.board, to, r.winner, variant.mills);
     return points.length ? { kind: 'mill', points } : null;
   }
   return null;
 }
 
-/** The headline of a finished game: who won, or a draw. */
+/**
+ * The points of the mills through `to` that `color` holds on `board`: the mill a ply to `to`
+ * closed (two at once, as a cross, when it closed two).
+ * @param {Record<string, Color>} board
+ * @param {string} to
+ * @param {Color} color
+ * @param {string[][]} mills
+ * @returns {string[]}
+ */
+export function millPoints(board, to, color, mills) {
+  const closed = mills.filter((m) => m.includes(to) && m.every((p) => board[p] === color));
+  return [...new Set(closed.flat())];
+}
+
+/**
+ * The headline of a finished game: who won, a draw, or that it was aborted (which is no
+ * result at all).
+ * @param {{winner: ?Color, reason: string}} result
+ */
 export function headline(result) {
+  if (result.reason === 'aborted') return t('end.aborted');
   return result.winner ? t('end.wins', { color: t(`color.${result.winner}`) }) : t('end.draw');
 }
 

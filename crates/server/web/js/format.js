@@ -67,3 +67,35 @@ export function levelKey(level) {
   if (level <= 9) return 'level.strong';
   return 'level.full';
 }
+
+/**
+ * A time control as the server writes it short ("3+2", "0:30+0", "3d"), in words: a
+ * correspondence control is said in days ("1 day a move", "3 days a move"), a Fischer one
+ * stays as it is; no control is "no clock".
+ * @param {string | null | undefined} text
+ */
+export function clockWords(text) {
+  if (!text) return t('site.no_clock');
+  const days = /^(\d+)d$/.exec(text);
+  return days ? t('site.days', { count: Number(days[1]) }) : text;
+}
+
+/**
+ * The terms of a game, as its page says them above the turn: "Rated · 3+2 · Blitz",
+ * "Casual · 3 days a move · Correspondence", "Casual · no clock".
+ * @param {{rated?: boolean, clock?: {text: string, class: string} | null}} game
+ */
+export function gameTerms(game) {
+  const terms = [t(game.rated ? 'site.rated' : 'site.casual'), clockWords(game.clock?.text)];
+  if (game.clock?.class) terms.push(t(`site.class_${game.clock.class}`));
+  return terms.join(' · ');
+}
+
+/**
+ * A rating as lists show it: rounded, with "?" while it is provisional.
+ * @param {number} rating
+ * @param {boolean} [provisional]
+ */
+export function ratingText(rating, provisional = false) {
+  return `${Math.round(rating)}${provisional ? '?' : ''}`;
+}

@@ -5,7 +5,8 @@
 // back by "More games". Everything the server or a player wrote goes in as textContent.
 
 import { h } from './panels.js';
-import { language, t } from './i18n.js';
+import { localeOf, language, t } from './i18n.js';
+import { clockWords } from './format.js';
 
 /**
  * A game of `GET /api/session/games` or `GET /api/players/{name}/games`.
@@ -86,8 +87,8 @@ export function filtersOf(search) {
   return { variant: VARIANTS.includes(variant) ? variant : '', result: RESULTS.includes(result) ? result : '' };
 }
 
-/** The page's language as `Intl` takes it (Serbian is written in Latin letters here). */
-const locale = () => (language() === 'sr' ? 'sr-Latn' : language());
+/** The page's language as `Intl` takes it. */
+const locale = () => localeOf(language());
 
 /**
  * When a game last changed, as a date and time in the page's language.
@@ -123,13 +124,13 @@ function gameRow(g, link) {
     ? `${g.white ?? anonymous} – ${g.black ?? anonymous}`
     : t('site.vs', { name: opponent ?? anonymous });
   main.append(h('span', 'who', who));
-  const terms = [t(`variant.${g.variant}`), g.clock ?? t('site.no_clock'), g.rated ? t('site.rated') : t('site.casual')];
+  const terms = [t(`variant.${g.variant}`), clockWords(g.clock), g.rated ? t('site.rated') : t('site.casual')];
   if (g.color) terms.push(t('site.as_color', { color: t(`color.${g.color}`) }));
   main.append(h('span', 'terms', terms.join(' · ')));
   const end = [];
   if (g.reason && REASONS.includes(g.reason)) end.push(t(`reason.${g.reason}`));
   if (g.result && g.result !== '*') end.push(g.result);
-  end.push(g.plies === 1 ? t('site.plies_one') : t('site.plies_count', { count: g.plies }));
+  end.push(t('site.plies_count', { count: g.plies }));
   main.append(h('span', 'terms', end.join(' · ')));
   const when = h('time', 'when', whenText(g.updated));
   when.setAttribute('datetime', new Date(g.updated * 1000).toISOString());

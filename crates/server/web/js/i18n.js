@@ -16,10 +16,15 @@ export const LANGUAGES = /** @type {const} */ ({
 
 /** @typedef {keyof typeof LANGUAGES} Lang */
 /** @typedef {Record<string, string | number>} Params */
+/**
+ * A text, or a counted text: its forms by plural category (`one`, `few`, `many`, `other`,
+ * as `Intl.PluralRules` names them), of which `other` is always there.
+ * @typedef {string | Partial<Record<Intl.LDMLPluralRule, string>> & {other: string}} Message
+ */
 
 const STORE = 'morris.lang';
 
-/** @type {Record<string, string>} */
+/** @type {Record<string, Message>} */
 let messages = {};
 /** @type {Lang} */
 let current = 'en';
@@ -66,9 +71,46 @@ export function fill(text, params = {}) {
 }
 
 /**
+ * The language as `Intl` takes it (Serbian is written in Latin letters here).
+ * @param {Lang} lang
+ */
+export const localeOf = (lang) => (lang === 'sr' ? 'sr-Latn' : lang);
+
+/** @type {Map<string, Intl.PluralRules>} */
+const rules = new Map();
+
+/**
+ * The plural category of `count` in language `lang`: French says "1 partie" and "0 partie",
+ * Serbian "1 partija", "2 partije", "5 partija", "21 partija".
+ * @param {Lang} lang
+ * @param {number} count
+ * @returns {Intl.LDMLPluralRule}
+ */
+export function pluralCategory(lang, count) {
+  let r = rules.get(lang);
+  if (!r) {
+    r = new Intl.PluralRules(localeOf(lang));
+    rules.set(lang, r);
+  }
+  return r.select(count);
+}
+
+/**
+ * The text of a message for `count`: the form of its plural category, else `other` (a
+ * language whose `many` is the form of `other`, as French for millions, may leave it out).
+ * @param {Message} message
+ * @param {Lang} lang
+ * @param {number} count
+ */
+export function pluralText(message, lang, count) {
+  if (typeof message === 'string') return message;
+  return message[pluralCategory(lang, count)] ?? message.other;
+}
+
+/**
  * Makes `table` the words in use, for language `lang`.
  * @param {Lang} lang
- * @param {Record<string, string>} table
+ * @param {Record<string, Message>} table
  */
 export function setMessages(lang, table) {
   current = lang;
@@ -79,14 +121,16 @@ export function setMessages(lang, table) {
 export const language = () => current;
 
 /**
- * The text of `key` in the language in use, with its placeholders filled. A missing key
- * (which the tests rule out) shows as itself rather than as nothing.
+ * The text of `key` in the language in use, with its placeholders filled. A counted text
+ * takes the form that `params.count` asks for. A missing key (which the tests rule out)
+ * shows as itself rather than as nothing.
  * @param {string} key
  * @param {Params} [params]
  */
 export function t(key, params) {
-  const text = messages[key];
-  return text === undefined ? key : fill(text, params);
+  const message = messages[key];
+  if (message === undefined) return key;
+  return fill(pluralText(message, current, Number(params?.count ?? 0)), params);
 }
 
 /**

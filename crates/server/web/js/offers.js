@@ -71,3 +71,28 @@ export function canOfferDraw(game, you) {
 export function canCoach(game) {
   return Boolean(game && game.status === 'playing' && game.opponent !== 'friend' && !game.thinking);
 }
+
+/**
+ * Whether the take-back that seat `you` asked for was declined between two views of a game
+ * between people: the request is gone, the game goes on, and no ply was taken back or played
+ * (accepted, two plies go; the asker's own ply lets it lapse).
+ * @param {Pick<Game, 'status' | 'moves'> & {id: string, takeback_offer?: 'white' | 'black' | null} | null} old
+ * @param {Pick<Game, 'status' | 'moves'> & {id: string, takeback_offer?: 'white' | 'black' | null}} game
+ * @param {You} you
+ */
+export function takebackDeclined(old, game, you) {
+  return Boolean(
+    old && old.id === game.id && (you === 'white' || you === 'black') && old.takeback_offer === you &&
+      !game.takeback_offer && game.status === 'playing' && game.moves.length === old.moves.length,
+  );
+}
+
+/**
+ * Whether the actions card's own take-back button applies: against the computer and on one
+ * device. In a game between people a seat asks the opponent instead, from the table card.
+ * @param {Pick<Game, 'opponent'> | null} game
+ * @param {You} you
+ */
+export function ownTakeback(game, you) {
+  return !game || game.opponent !== 'friend' || you === 'both';
+}

@@ -24,9 +24,11 @@ export function bottomColor(you) {
 
 /**
  * Fills a player bar: name, what kind of player, pieces in hand drawn as discs, counts.
- * `counts` is `{inHand, onBoard}` of the position shown.
+ * `counts` is `{inHand, onBoard}` of the position shown; `rating` the side's rating
+ * `{rating, provisional}` in a rated game (whose players are accounts: the name links to
+ * their page), or null.
  */
-export function renderPlayer(el, color, game, you, counts) {
+export function renderPlayer(el, color, game, you, counts, rating = null) {
   const player = game?.players?.[color];
   el.dataset.color = color;
   const toMove = game && game.status === 'playing' && game.turn === color;
@@ -39,7 +41,17 @@ export function renderPlayer(el, color, game, you, counts) {
   const names = h('div', 'names');
   // The computer's name is the server's word for it: shown in the page's language instead.
   const computer = player?.kind === 'computer';
-  names.append(h('span', 'name', computer ? t('player.computer') : player?.name || cap(color)));
+  const shownName = computer ? t('player.computer') : player?.name || cap(color);
+  const nameRow = h('span', 'name-row');
+  if (game?.rated && player?.name && !computer) {
+    const a = h('a', 'name', shownName);
+    a.href = `/@/${encodeURIComponent(player.name)}`;
+    nameRow.append(a);
+  } else {
+    nameRow.append(h('span', 'name', shownName));
+  }
+  if (rating) nameRow.append(h('span', 'rating', `${rating.rating}${rating.provisional ? '?' : ''}`));
+  names.append(nameRow);
   const role = [cap(color)];
   if (computer) role.push(player.level ? t('player.computer_level', { level: player.level }) : t('player.computer'));
   if (you === color || you === 'both') role.push(t('player.you'));

@@ -344,7 +344,7 @@ async function load() {
   }
   if (!review) {
     const seconds = Math.max(1, Math.round((game.moves.length + 1) * 0.15));
-    state.message = { key: 'review.working', params: { seconds } };
+    state.message = { key: 'review.working', params: { count: seconds } };
     render();
     review = await api.review(id);
     try {
@@ -357,7 +357,7 @@ async function load() {
   state.message = null;
   state.grades = gradePlies(review);
   render();
-  $('announce').textContent = t('review.done', { plies: review.plies.length });
+  $('announce').textContent = t('review.done', { count: review.plies.length });
 }
 
 async function main() {

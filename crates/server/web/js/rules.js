@@ -76,11 +76,11 @@ function render() {
     const h3 = document.createElement('h3');
     h3.textContent = t(head);
     section.append(h3);
-    if (picture === 'board') section.append(diagram(v, {}, t('rules.diagram_board', { points: v.points.length })));
+    if (picture === 'board') section.append(diagram(v, {}, t('rules.diagram_board', { count: v.points.length })));
     if (picture === 'mill') section.append(millDiagram(v));
     for (const key of texts) {
       const p = document.createElement('p');
-      p.textContent = t(key, { pieces: v.pieces, points: v.points.length });
+      p.textContent = t(key, { count: v.pieces });
       section.append(p);
     }
     article.append(section);

@@ -18,28 +18,32 @@ export async function startShell(onLanguage) {
     if (lang !== 'en') await loadLanguage('en');
   }
   translatePage(document);
-  const select = $('lang');
-  for (const [code, name] of Object.entries(LANGUAGES)) {
-    const o = document.createElement('option');
-    o.value = code;
-    o.textContent = name;
-    o.lang = code;
-    select.append(o);
-  }
-  select.value = language();
-  select.addEventListener('change', async () => {
-    const code = select.value;
-    if (!isLanguage(code)) return;
-    try {
-      await loadLanguage(code);
-    } catch {
-      select.value = language();
-      return;
+  // The top bar's switch, and the settings' one (which a phone's narrow top bar leaves out).
+  const selects = [$('lang'), $('settings-lang')].filter((s) => s instanceof HTMLSelectElement);
+  for (const select of selects) {
+    for (const [code, name] of Object.entries(LANGUAGES)) {
+      const o = document.createElement('option');
+      o.value = code;
+      o.textContent = name;
+      o.lang = code;
+      select.append(o);
     }
-    saveLanguage(code);
-    translatePage(document);
-    onLanguage();
-  });
+    select.value = language();
+    select.addEventListener('change', async () => {
+      const code = select.value;
+      if (!isLanguage(code)) return;
+      try {
+        await loadLanguage(code);
+      } catch {
+        select.value = language();
+        return;
+      }
+      saveLanguage(code);
+      for (const s of selects) s.value = code;
+      translatePage(document);
+      onLanguage();
+    });
+  }
   registerWorker();
 }
 

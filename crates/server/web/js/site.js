@@ -12,6 +12,8 @@ import { loadSettings } from './settings.js';
 import { h } from './panels.js';
 import { gameList } from './gamelist.js';
 import { t } from './i18n.js';
+import { takebackDeclined } from './offers.js';
+import { clockWords, ratingText } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,11 +21,30 @@ const $ = (id) => document.getElementById(id);
 export const session = { player: null, name: null, csrf: '' };
 
 let showError = (message) => console.warn(message);
+let showNotice = (message) => console.info(message);
 let describe = (err) => err.message;
 let navigate = (path) => {
   history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));
 };
+
+/**
+ * The address to go to for a game this page was paired into, or null when the page is there
+ * already: the answer of `POST /api/lobby/quick` and the lobby socket's `paired` message both
+ * name the game, and only the first may open it.
+ * @param {string} current the page's path
+ * @param {string} game
+ */
+export function pairedPath(current, game) {
+  const path = `/g/${encodeURIComponent(game)}`;
+  return current === path ? null : path;
+}
+
+/** Opens the game of a pairing, once. */
+function openPaired(game) {
+  const path = pairedPath(location.pathname, game);
+  if (path) navigate(path);
+}
 
 /** A link inside the page that the router follows without a reload. */
 function link(path, text, className = '') {
@@ -44,7 +65,7 @@ async function loadSession() {
   setCsrf(s.csrf);
   renderAccount();
   // A page of the site drawn for the session before (a guest's games, the lobby's terms).
-  if (changed && page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
+  if (changed && page) siteRoute(location.pathname).catch((err) => showError(() => describe(err)));
 }
 
 // ----- the account button and dialog -----
@@ -74,6 +95,15 @@ function field(label, name, type, autocomplete) {
   return { row, input };
 }
 
+/**
+ * Whether the two entries of a new password agree (a sign-up is sent only then).
+ * @param {string} password
+ * @param {string} again
+ */
+export function passwordsAgree(password, again) {
+  return password.length > 0 && password === again;
+}
+
 function openAccount() {
   const dialog = accountDialog();
   const form = h('form', 'game-form');
@@ -81,7 +111,7 @@ function openAccount() {
   error.setAttribute('role', 'alert');
   error.hidden = true;
   const fail = (err) => {
-    error.textContent = describe(err);
+    error.textContent = err?.own ? err.message : describe(err);
     error.hidden = false;
   };
   const actions = h('div', 'actions');
@@ -129,7 +159,12 @@ function openAccount() {
     name.input.maxLength = 20;
     const password = field(t('site.password'), 'password', 'password', 'current-password');
     password.input.maxLength = 128;
-    form.append(name.row, password.row, error);
+    // Signing up asks for the password twice, to catch a typo; signing in once.
+    const again = field(t('site.password_again'), 'again', 'password', 'new-password');
+    again.input.maxLength = 128;
+    again.input.required = false;
+    again.row.hidden = true;
+    form.append(name.row, password.row, again.row, error);
     const up = h('button', '', t('site.sign_up'));
     up.type = 'button';
     up.id = 'account-sign-up';
@@ -145,7 +180,22 @@ function openAccount() {
         fail(err);
       }
     };
-    up.addEventListener('click', () => go(api.signUp));
+    up.addEventListener('click', () => {
+      if (again.row.hidden && !again.input.value) {
+        // The first click asks for the password again; the second signs up.
+        again.row.hidden = false;
+        password.input.autocomplete = 'new-password';
+        again.input.focus();
+        return;
+      }
+      again.row.hidden = false;
+      if (!passwordsAgree(password.input.value, again.input.value)) {
+        fail({ message: t('site.password_mismatch'), own: true });
+        again.input.focus();
+        return;
+      }
+      go(api.signUp);
+    });
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       go(api.signIn);
@@ -161,6 +211,7 @@ function openAccount() {
 
 let page = null; // the page shown instead of the board, if any
 let lobbySocket = null;
+let lobbyConnect = null; // opens the lobby page's socket (again), while the lobby is shown
 
 function showPage(section) {
   leavePage();
@@ -174,12 +225,31 @@ function showPage(section) {
 
 /** Leaves a page of the site (the board is shown again). */
 export function leavePage() {
-  lobbySocket?.close();
-  lobbySocket = null;
+  closeLobbySocket();
+  lobbyConnect = null;
   page?.remove();
   page = null;
   const main = document.querySelector('main.layout');
   if (main) main.hidden = false;
+}
+
+function closeLobbySocket() {
+  const ws = lobbySocket;
+  lobbySocket = null; // first, so that its close does not reconnect
+  ws?.close();
+}
+
+/**
+ * The page is left for the browser's back/forward cache (`pagehide`): the lobby's socket is
+ * closed, so that the player's challenges and seeks go as they would with the tab closed.
+ */
+export function suspendSite() {
+  closeLobbySocket();
+}
+
+/** The page is shown again from the back/forward cache (`pageshow`): the lobby reconnects. */
+export function resumeSite() {
+  if (lobbyConnect && !lobbySocket) lobbyConnect();
 }
 
 /** Marks the top bar's link of the page shown, if it has one. */
@@ -210,8 +280,21 @@ export async function siteRoute(path) {
   return false;
 }
 
-const clockText = (c) => (c ? c.text ?? c : t('site.no_clock'));
+const clockText = (c) => clockWords(c?.text ?? c);
 const presetText = (p) => `${Math.round(p.base / 60)}+${p.increment}`;
+
+/**
+ * How many players wait for a pairing at `clock`, from the lobby's `waiting`.
+ * @param {{clock: string, players: number}[] | undefined} waiting
+ * @param {string | undefined} clock
+ */
+export function poolSize(waiting, clock) {
+  return (waiting ?? []).filter((w) => w.clock === clock).reduce((sum, w) => sum + w.players, 0);
+}
+
+/** A game being played, in a list: its variant, clock, and whether it is rated. */
+const playingTerms = (g) =>
+  [t(`variant.${g.variant}`), clockText(g.clock), g.rated ? t('site.rated') : t('site.casual')].join(' · ');
 
 function showLobby() {
   const section = h('section', 'card site-page lobby');
@@ -223,7 +306,7 @@ function showLobby() {
   const cancel = h('button', 'small', t('site.quick_cancel'));
   cancel.type = 'button';
   cancel.hidden = true;
-  cancel.addEventListener('click', () => api.cancelQuick().catch((err) => showError(describe(err))));
+  cancel.addEventListener('click', () => api.cancelQuick().catch((err) => showError(() => describe(err))));
   section.append(h('h3', '', t('site.quick')), quick, waiting, cancel);
 
   const form = challengeForm();
@@ -247,18 +330,25 @@ function showLobby() {
     const drawn = [...quick.children].map((b) => b.dataset.clock).join(' ');
     if (drawn !== lobby.presets.map(presetText).join(' ')) quick.replaceChildren();
     for (const p of quick.children.length ? [] : lobby.presets) {
-      const b = h('button', 'quick-button', presetText(p));
+      const b = h('button', 'quick-button');
       b.type = 'button';
       b.dataset.clock = presetText(p);
+      b.append(h('span', 'quick-clock', presetText(p)), h('span', 'pool'));
       b.addEventListener('click', async () => {
         try {
           const answer = await api.quick(presetText(p));
-          if (answer.game) navigate(`/g/${encodeURIComponent(answer.game)}`);
+          if (answer.game) openPaired(answer.game);
         } catch (err) {
-          showError(describe(err));
+          showError(() => describe(err));
         }
       });
       quick.append(b);
+    }
+    // How many wait at each clock, on its button.
+    for (const b of quick.children) {
+      const count = poolSize(lobby.waiting, b.dataset.clock);
+      const pool = b.querySelector('.pool');
+      if (pool) pool.textContent = count ? t('site.quick_players', { count }) : '';
     }
     cancel.hidden = !lobby.seeking;
     waiting.textContent = lobby.seeking ? t('site.quick_waiting') : '';
@@ -267,7 +357,7 @@ function showLobby() {
     for (const c of lobby.challenges) {
       const li = h('li', 'challenge');
       const who = c.by ?? t('site.anonymous');
-      const rating = `${c.rating}${c.provisional ? '?' : ''}`;
+      const rating = ratingText(c.rating, c.provisional);
       const terms = [
         t(`variant.${c.variant}`),
         clockText(c.clock_text),
@@ -283,10 +373,10 @@ function showLobby() {
           if (c.mine) await api.withdraw(c.id);
           else {
             const answer = await api.accept(c.id);
-            navigate(`/g/${encodeURIComponent(answer.game)}`);
+            openPaired(answer.game);
           }
         } catch (err) {
-          showError(describe(err));
+          showError(() => describe(err));
         }
       });
       li.append(b);
@@ -298,7 +388,7 @@ function showLobby() {
       const li = h('li');
       const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
       li.append(link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link'));
-      li.append(h('span', 'terms', ` ${t(`variant.${g.variant}`)} · ${clockText(g.clock)}`));
+      li.append(h('span', 'terms', ` ${playingTerms(g)}`));
       playing.append(li);
     }
   };
@@ -314,12 +404,13 @@ function showLobby() {
         return;
       }
       if (msg.type === 'lobby') render(msg);
-      if (msg.type === 'paired') navigate(`/g/${encodeURIComponent(msg.game)}`);
+      if (msg.type === 'paired') openPaired(msg.game);
     };
     ws.onclose = () => {
       if (lobbySocket === ws) setTimeout(() => lobbySocket === ws && connect(), 2000);
     };
   };
+  lobbyConnect = connect;
   connect();
 }
 
@@ -339,8 +430,8 @@ function challengeForm() {
   const variant = select('variant', ['nine', 'six', 'three', 'twelve', 'morabaraba', 'lasker'].map((v) => [v, t(`variant.${v}`)]));
   const clock = select('clock', [
     ...['1+0', '3+2', '5+3', '10+5', '15+10'].map((c) => [c, c]),
-    ['1d', t('site.days', { days: 1 })],
-    ['3d', t('site.days', { days: 3 })],
+    ['1d', clockWords('1d')],
+    ['3d', clockWords('3d')],
     ['none', t('site.no_clock')],
   ]);
   const color = select('color', [['random', t('color.random')], ['white', t('color.white')], ['black', t('color.black')]]);
@@ -369,7 +460,7 @@ function challengeForm() {
     try {
       await api.challenge(terms);
     } catch (err) {
-      showError(describe(err));
+      showError(() => describe(err));
     }
   });
   return form;
@@ -389,6 +480,18 @@ export function chartPoints(history, width, height) {
   return history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
 }
 
+/**
+ * The points of `chartPoints` as numbers, one dot per rated game, while there are at most 60
+ * (beyond that the line alone reads better).
+ * @param {string} points
+ * @returns {[number, number][]}
+ */
+export function chartDots(points) {
+  if (!points) return [];
+  const all = points.split(' ').map((p) => /** @type {[number, number]} */ (p.split(',').map(Number)));
+  return all.length > 60 ? [] : all;
+}
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 async function showPlayer(name) {
@@ -404,7 +507,7 @@ async function showPlayer(name) {
   }
   section.append(h('h2', '', player.name));
   const c = player.counts;
-  section.append(h('p', 'counts', t('site.counts', { wins: c.wins, draws: c.draws, losses: c.losses })));
+  section.append(h('p', 'counts', [t('site.won', { count: c.wins }), t('site.drawn', { count: c.draws }), t('site.lost', { count: c.losses })].join(' · ')));
   const ratings = h('ul', 'ratings');
   if (!player.ratings.length) ratings.append(h('li', 'fine', t('site.no_ratings')));
   for (const r of player.ratings) {
@@ -418,10 +521,20 @@ async function showPlayer(name) {
     svg.setAttribute('class', 'rating-chart');
     svg.setAttribute('role', 'img');
     svg.setAttribute('aria-label', t('site.chart'));
+    const points = chartPoints(player.history, 400, 120);
     const line = document.createElementNS(SVG, 'polyline');
-    line.setAttribute('points', chartPoints(player.history, 400, 120));
+    line.setAttribute('points', points);
     line.setAttribute('class', 'rating-line');
     svg.append(line);
+    // Each game is a dot too: a single rated game, a line of one point, still shows.
+    for (const [x, y] of chartDots(points)) {
+      const dot = document.createElementNS(SVG, 'circle');
+      dot.setAttribute('cx', String(x));
+      dot.setAttribute('cy', String(y));
+      dot.setAttribute('r', player.history.length === 1 ? '5' : '2.5');
+      dot.setAttribute('class', 'rating-dot');
+      svg.append(dot);
+    }
     section.append(svg);
   }
   const games = gameList((query) => api.playerGames(player.name, query), { link, describe, empty: t('site.games_none') });
@@ -523,7 +636,7 @@ function card() {
 function act(call) {
   call().then(
     (game) => game && gameChanged(game, table.you, table.token),
-    (err) => showError(describe(err)),
+    (err) => showError(() => describe(err)),
   );
 }
 
@@ -565,7 +678,8 @@ function renderTable() {
       el.append(yes, no);
     } else if (g.takeback_offer === table.you) {
       el.append(h('p', 'fine', t('site.takeback_sent')));
-    } else if (answered) {
+    } else if (answered && table.declined !== `${g.id}|${g.moves.length}`) {
+      // A declined request is not asked again before the next ply.
       const b = h('button', 'small', t('site.takeback_ask'));
       b.type = 'button';
       b.addEventListener('click', () => act(() => api.takebackRequest(g.id, table.token, 'offer')));
@@ -639,7 +753,7 @@ function renderTable() {
         await api.say(g.id, table.token, text);
         input.value = '';
       } catch (err) {
-        showError(describe(err));
+        showError(() => describe(err));
       }
     });
     el.append(form);
@@ -656,6 +770,10 @@ function chatLine(line) {
 export function gameChanged(game, you, token) {
   const first = table.game?.id !== game.id;
   if (!first && table.game && game.version < table.game.version) return;
+  if (takebackDeclined(table.game, game, you)) {
+    table.declined = `${game.id}|${game.moves.length}`;
+    showNotice(() => t('site.takeback_declined'));
+  }
   table.game = game;
   table.received = Date.now();
   table.you = you;
@@ -714,15 +832,49 @@ async function listPlaying(dialog) {
     const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
     const a = link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link');
     a.addEventListener('click', () => dialog.close());
-    li.append(a, h('span', 'terms', ` ${t(`variant.${g.variant}`)} · ${clockText(g.clock)}`));
+    li.append(a, h('span', 'terms', ` ${playingTerms(g)}`));
     list.append(li);
   }
   box.append(list);
 }
 
+/**
+ * The rating a player's page gives for a variant and time class, or null.
+ * @param {{ratings: {variant: string, class: string, rating: {rating: number}, provisional: boolean}[]}} player
+ * @param {string} variant
+ * @param {string | undefined} cls
+ * @returns {{rating: number, provisional: boolean} | null}
+ */
+export function ratingFor(player, variant, cls) {
+  const r = player.ratings.find((x) => x.variant === variant && x.class === cls);
+  return r ? { rating: Math.round(r.rating.rating), provisional: r.provisional } : null;
+}
+
+/**
+ * Each side's rating for a rated game being played, from the players' pages (the game's
+ * view carries ratings only once it is over); a side without one is null. A new player with
+ * no rated game of the class yet has the starting rating, provisional.
+ * @param {{variant: string, clock: {class: string} | null, players: Record<'white' | 'black', {name: string | null}>}} g
+ */
+export async function playerRatings(g) {
+  /** @param {'white' | 'black'} color */
+  const one = async (color) => {
+    const name = g.players?.[color]?.name;
+    if (!name) return null;
+    try {
+      return ratingFor(await api.player(name), g.variant, g.clock?.class) ?? { rating: 1500, provisional: true };
+    } catch {
+      return null;
+    }
+  };
+  const [white, black] = await Promise.all([one('white'), one('black')]);
+  return { white, black };
+}
+
 /** Starts the site's parts: the session, the account button, the clocks' ticking. */
 export async function initSite(options) {
   showError = options.showError ?? showError;
+  showNotice = options.showNotice ?? showNotice;
   describe = options.describe ?? describe;
   try {
     table.chatOff = localStorage.getItem('morris.chat_off') === '1';
@@ -741,7 +893,8 @@ export async function initSite(options) {
   top?.insertBefore(lobby, $('btn-new'));
   top?.insertBefore(games, $('btn-new'));
   top?.insertBefore(account, $('btn-new'));
-  const newGame = $('new-game');
+  newGameDialog = $('new-game');
+  const newGame = newGameDialog;
   if (newGame) {
     new MutationObserver(() => {
       if (newGame.open) listPlaying(newGame);
@@ -757,18 +910,21 @@ export async function initSite(options) {
   try {
     await loadSession();
   } catch (err) {
-    showError(describe(err));
+    showError(() => describe(err));
   }
 }
+
+let newGameDialog = null;
 
 /** Sets the texts of the site's parts again in the language in use. */
 export function retranslateSite() {
   renderAccount();
+  if (newGameDialog?.open) listPlaying(newGameDialog);
   const lobby = $('lobby-link');
   if (lobby) lobby.textContent = t('site.lobby');
   const games = $('games-link');
   if (games) games.textContent = t('site.my_games');
   if (table.game) renderTable();
   // The lobby or a player's page is drawn again in the new words.
-  if (page) siteRoute(location.pathname).catch((err) => showError(describe(err)));
+  if (page) siteRoute(location.pathname).catch((err) => showError(() => describe(err)));
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { levelKey, readScore, scoreParts, scoreWords } from '../js/format.js';
+import { levelKey, readScore, scoreParts, scoreWords, clockWords, gameTerms, ratingText } from '../js/format.js';
 import { setMessages, t } from '../js/i18n.js';
 
 setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
@@ -38,4 +38,20 @@ test('each level is put into words, weakest to strongest', () => {
   assert.equal(levelKey(9), 'level.strong');
   assert.equal(levelKey(10), 'level.full');
   assert.equal(t(levelKey(10), { rating: 2900 }), 'Full strength: the engine at its best (about 2900)');
+});
+
+test('clocks are said in words: days counted, Fischer controls as written', () => {
+  assert.equal(clockWords('3+2'), '3+2');
+  assert.equal(clockWords('0:30+0'), '0:30+0');
+  assert.equal(clockWords('1d'), '1 day a move');
+  assert.equal(clockWords('3d'), '3 days a move');
+  assert.equal(clockWords(null), 'no clock');
+});
+
+test('a game says whether it is rated, its clock and its class', () => {
+  assert.equal(gameTerms({ rated: true, clock: { text: '3+2', class: 'blitz' } }), 'Rated · 3+2 · Blitz');
+  assert.equal(gameTerms({ rated: false, clock: { text: '3d', class: 'correspondence' } }), 'Casual · 3 days a move · Correspondence');
+  assert.equal(gameTerms({ rated: false, clock: null }), 'Casual · no clock');
+  assert.equal(ratingText(1662.4, true), '1662?');
+  assert.equal(ratingText(1433.6), '1434');
 });

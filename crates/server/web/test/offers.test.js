@@ -1,7 +1,7 @@
 // What the page offers in a game (js/offers.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach } from '../js/offers.js';
+import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach, takebackDeclined, ownTakeback } from '../js/offers.js';
 
 const START = '.../.../.../....../.../.../... w 9 9 0 1';
 /** @param {object} fields */
@@ -57,4 +57,27 @@ test('hints and analysis: not between friends while they play, not while the com
   assert.equal(canCoach(game({ thinking: true })), false);
   assert.equal(canCoach(game({ status: 'over' })), false);
   assert.equal(canCoach(null), false);
+});
+
+test('a take-back request that is gone with the plies unchanged was declined', () => {
+  const asked = { id: 'g', status: 'playing', moves: ['d6', 'f4'], takeback_offer: 'white' };
+  const declined = { ...asked, takeback_offer: null };
+  assert.equal(takebackDeclined(asked, declined, 'white'), true);
+  // The opponent sees no notice of their own answer; the asker's own ply lets it lapse.
+  assert.equal(takebackDeclined(asked, declined, 'black'), false);
+  assert.equal(takebackDeclined(asked, { ...declined, moves: ['d6', 'f4', 'a7'] }, 'white'), false);
+  // Accepted: two plies are taken back.
+  assert.equal(takebackDeclined(asked, { ...declined, moves: [] }, 'white'), false);
+  assert.equal(takebackDeclined(asked, { ...declined, status: 'over' }, 'white'), false);
+  assert.equal(takebackDeclined(asked, { ...declined, id: 'h' }, 'white'), false);
+  assert.equal(takebackDeclined(null, declined, 'white'), false);
+  assert.equal(takebackDeclined(asked, asked, 'white'), false);
+});
+
+test('the actions card takes back against the computer and on one device, not between people', () => {
+  assert.equal(ownTakeback(game(), 'white'), true);
+  assert.equal(ownTakeback(game({ opponent: 'local' }), 'both'), true);
+  assert.equal(ownTakeback(game({ opponent: 'friend' }), 'white'), false);
+  assert.equal(ownTakeback(game({ opponent: 'friend' }), null), false);
+  assert.equal(ownTakeback(null, null), true);
 });
