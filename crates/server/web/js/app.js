@@ -143,7 +143,8 @@ function sideRating(color) {
   const g = state.game;
   if (!g?.rated) return null;
   const r = g.ratings?.[color];
-  if (r) return { rating: r.before, provisional: false };
+  // Once over: the rating the game started from, and what it changed by.
+  if (r) return { rating: r.before, provisional: false, diff: r.after - r.before };
   return state.ratings?.[color] ?? null;
 }
 

@@ -133,14 +133,20 @@ async function use(opponent, analysis = false) {
     tokens.setLast(res.id);
     location.href = `/g/${encodeURIComponent(res.id)}${analysis ? '?analysis=1' : ''}`;
   } catch (err) {
-    $('error-text').textContent = t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+    shownError = err;
+    $('error-text').textContent = errorWords(err);
     $('error').hidden = false;
   }
 }
 
+/** The error in the banner, said again in the new words when the language changes. */
+let shownError = null;
+const errorWords = (err) => t(errorKey(typeof err?.status === 'number' ? err.status : -1, err?.message));
+
 async function main() {
   await startShell(() => {
     fillVariants();
+    if (shownError) $('error-text').textContent = errorWords(shownError);
     render();
   });
   const settings = loadSettings();

@@ -45,6 +45,19 @@ export function scoreParts(score) {
 }
 
 /**
+ * A score for the side to move (`turn`) as seen from White's side, so that a review keeps
+ * to one view: Black's +0.40 is White's −0.40, Black's win in 7 White's loss in 7.
+ * @param {Score | null | undefined} score
+ * @param {'white' | 'black'} turn
+ * @returns {{kind: 'cp' | 'mate', value: number} | null}
+ */
+export function fromWhite(score, turn) {
+  const s = readScore(score);
+  if (!s || turn === 'white') return s;
+  return { kind: s.kind, value: -s.value };
+}
+
+/**
  * A score in words: "+0.35", "−1.20", "win in 7", "loss in 4"; "" when there is none.
  * @param {Score | null | undefined} score
  */

@@ -25,7 +25,7 @@ export function bottomColor(you) {
 /**
  * Fills a player bar: name, what kind of player, pieces in hand drawn as discs, counts.
  * `counts` is `{inHand, onBoard}` of the position shown; `rating` the side's rating
- * `{rating, provisional}` in a rated game (whose players are accounts: the name links to
+ * `{rating, provisional, diff?}` in a rated game (`diff`: its change once the game is over) (whose players are accounts: the name links to
  * their page), or null.
  */
 export function renderPlayer(el, color, game, you, counts, rating = null) {
@@ -50,7 +50,13 @@ export function renderPlayer(el, color, game, you, counts, rating = null) {
   } else {
     nameRow.append(h('span', 'name', shownName));
   }
-  if (rating) nameRow.append(h('span', 'rating', `${rating.rating}${rating.provisional ? '?' : ''}`));
+  if (rating) {
+    nameRow.append(h('span', 'rating', `${rating.rating}${rating.provisional ? '?' : ''}`));
+    if (typeof rating.diff === 'number') {
+      const diff = h('span', `rating-diff ${rating.diff >= 0 ? 'up' : 'down'}`, rating.diff >= 0 ? `+${rating.diff}` : `−${-rating.diff}`);
+      nameRow.append(diff);
+    }
+  }
   names.append(nameRow);
   const role = [cap(color)];
   if (computer) role.push(player.level ? t('player.computer_level', { level: player.level }) : t('player.computer'));

@@ -4,7 +4,7 @@
 import { api, tokens } from './api.js';
 import { Board } from './board.js';
 import { parsePly, replay, sideOf } from './plies.js';
-import { scoreWords } from './format.js';
+import { scoreWords, fromWhite } from './format.js';
 import { formatClock } from './clock.js';
 import { leftAt, moverOf, spentOn } from './plyclock.js';
 import { errorKey } from './errors.js';
@@ -26,7 +26,7 @@ const state = {
   index: 0, // plies shown: 0 is the start
   worst: -1, // the last of the worst plies jumped to
   message: null, // {key, params} of what the page waits for or what went wrong, or null
-  errorText: null, // a refusal of the server in words, or null
+  error: null, // a refusal of the server, said in the page's language at each render, or null
 };
 
 let board;
@@ -86,7 +86,7 @@ function renderPly() {
   const words = $('ply-words');
   const line = $('ply-line');
   const progress = $('review-progress');
-  const message = state.errorText ?? (state.message ? t(state.message.key, state.message.params) : '');
+  const message = state.error ? errorText(state.error) : state.message ? t(state.message.key, state.message.params) : '';
   progress.hidden = !message;
   progress.textContent = message;
   if (!g) {
@@ -106,7 +106,7 @@ function renderPly() {
       text = t('review.ply_graded', { number: plyNumber(i), ply, color: cap(color), grade: t(`grade.${grade}`) });
       const before = state.review.positions[i];
       if (grade !== 'best' && before.best) {
-        text += ` ${t('review.best_was', { ply: before.best, score: scoreWords(before.score) })}`;
+        text += ` ${t('review.best_was', { ply: before.best, score: scoreWords(fromWhite(before.score, before.turn)) })}`;
       }
       if (state.review.plies[i].source === 'tablebase') text += ` ${t('review.exact')}`;
     }
@@ -119,7 +119,7 @@ function renderPly() {
   } else if (!at.best) {
     line.textContent = t('review.line_over');
   } else {
-    const score = scoreWords(at.score);
+    const score = scoreWords(fromWhite(at.score, at.turn));
     line.textContent = t('review.line', { color: cap(at.turn), score, line: at.line.join(' ') });
   }
 }
@@ -298,12 +298,16 @@ async function playOn(opponent) {
     tokens.setLast(res.id);
     location.href = `/g/${encodeURIComponent(res.id)}${opponent === 'local' ? '?analysis=1' : ''}`;
   } catch (err) {
-    showError(errorText(err));
+    showError(err);
   }
 }
 
-function showError(text) {
-  $('error-text').textContent = text;
+/** The error said in the banner, again in the new words when the language changes. */
+let shownError = null;
+
+function showError(err) {
+  shownError = err;
+  $('error-text').textContent = errorText(err);
   $('error').hidden = false;
 }
 
@@ -361,7 +365,10 @@ async function load() {
 }
 
 async function main() {
-  await startShell(render);
+  await startShell(() => {
+    if (shownError) $('error-text').textContent = errorText(shownError);
+    render();
+  });
   const settings = loadSettings();
   const root = document.documentElement;
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -394,7 +401,7 @@ async function main() {
     await load();
   } catch (err) {
     state.message = null;
-    state.errorText = errorText(err);
+    state.error = err;
     render();
   }
 }

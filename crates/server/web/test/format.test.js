@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { levelKey, readScore, scoreParts, scoreWords, clockWords, gameTerms, ratingText } from '../js/format.js';
+import { levelKey, readScore, scoreParts, scoreWords, clockWords, gameTerms, ratingText, fromWhite } from '../js/format.js';
 import { setMessages, t } from '../js/i18n.js';
 
 setMessages('en', JSON.parse(readFileSync(new URL('../i18n/en.json', import.meta.url), 'utf8')));
@@ -54,4 +54,12 @@ test('a game says whether it is rated, its clock and its class', () => {
   assert.equal(gameTerms({ rated: false, clock: null }), 'Casual · no clock');
   assert.equal(ratingText(1662.4, true), '1662?');
   assert.equal(ratingText(1433.6), '1434');
+});
+
+test('the review says every score from White’s side', () => {
+  assert.deepEqual(fromWhite({ kind: 'cp', value: 40 }, 'black'), { kind: 'cp', value: -40 });
+  assert.deepEqual(fromWhite('cp 40', 'white'), { kind: 'cp', value: 40 });
+  assert.deepEqual(fromWhite({ kind: 'mate', value: 7 }, 'black'), { kind: 'mate', value: -7 });
+  assert.equal(scoreWords(fromWhite({ kind: 'cp', value: -15 }, 'black')), '+0.15');
+  assert.equal(fromWhite(null, 'black'), null);
 });
