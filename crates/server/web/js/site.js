@@ -4,7 +4,7 @@
 // beside the board (clocks, presence, abort, claim, rematch, chat). Everything the server or
 // a player wrote goes in as textContent.
 
-import { api, setCsrf } from './api.js';
+import { api, setCsrf, tokens } from './api.js';
 import { formatClock, isLow, timeLeft, warnLow } from './clock.js';
 import { leftAt } from './plyclock.js';
 import { play as playSound } from './sound.js';
@@ -12,7 +12,7 @@ import { loadSettings } from './settings.js';
 import { h } from './panels.js';
 import { gameList } from './gamelist.js';
 import { t } from './i18n.js';
-import { takebackDeclined } from './offers.js';
+import { takebackDeclined, colorOfPly } from './offers.js';
 import { clockWords, ratingText } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -204,7 +204,7 @@ function openAccount() {
   }
   form.append(actions);
   dialog.replaceChildren(form);
-  dialog.showModal();
+  if (!dialog.open) dialog.showModal();
 }
 
 // ----- pages of the site: the lobby and players' pages -----
@@ -650,10 +650,16 @@ function renderTable() {
   const opponent = seat ? (table.you === 'white' ? 'black' : 'white') : null;
   if (table.presence && opponent) {
     const here = table.presence.connected[opponent];
-    const line = h('p', `presence ${here ? 'here' : 'gone'}`, here ? t('site.opponent_here') : t('site.opponent_gone'));
+    if (here) table.seen = g.id;
+    // A friend invited by link who has not come yet has not left: no claim against them.
+    const invited = !here && table.seen !== g.id && Boolean(tokens.invite(g.id)) &&
+      !g.moves.some((_, i) => colorOfPly(g, i) === opponent);
+    const line = invited
+      ? h('p', 'presence waiting', t('site.friend_waiting'))
+      : h('p', `presence ${here ? 'here' : 'gone'}`, here ? t('site.opponent_here') : t('site.opponent_gone'));
     el.append(line);
     const claimAt = table.presence.claim_at[opponent];
-    if (!here && claimAt && g.status === 'playing') {
+    if (!here && !invited && claimAt && g.status === 'playing') {
       const wait = claimAt - table.presence.now - (Date.now() - table.presenceAt);
       if (wait > 0) {
         el.append(h('p', 'fine countdown', t('site.claim_in', { seconds: Math.ceil(wait / 1000) })));
@@ -919,6 +925,19 @@ let newGameDialog = null;
 /** Sets the texts of the site's parts again in the language in use. */
 export function retranslateSite() {
   renderAccount();
+  // The account dialog, if open, is drawn again in the new words with what was typed kept.
+  const account = $('account');
+  if (account?.open) {
+    const typed = [...account.querySelectorAll('input')].map((i) => [i.name, i.value]);
+    const again = account.querySelector('input[name=again]')?.closest('label')?.hidden === false;
+    openAccount();
+    for (const [name, value] of typed) {
+      const input = account.querySelector(`input[name="${name}"]`);
+      if (input) input.value = value;
+    }
+    const row = account.querySelector('input[name=again]')?.closest('label');
+    if (row && again) row.hidden = false;
+  }
   if (newGameDialog?.open) listPlaying(newGameDialog);
   const lobby = $('lobby-link');
   if (lobby) lobby.textContent = t('site.lobby');
