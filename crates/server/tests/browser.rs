@@ -367,7 +367,7 @@ async fn the_board_and_the_status_fit_the_window_and_the_language_switch_changes
                   s.value = lang;
                   s.dispatchEvent(new Event('change', { bubbles: true }));";
     client.execute(switch, vec![json!("de")]).await.unwrap();
-    wait_text(&client, "btn-new", "Neues Spiel").await;
+    wait_text(&client, "btn-new", "Neue Partie").await;
     wait_text(&client, "status", "Weiß: Setze einen Stein.").await;
     wait_text(&client, "variant-title", "Mühle").await;
     // The choice is kept by the browser: a new visit speaks German at once.
