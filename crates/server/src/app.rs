@@ -16,7 +16,7 @@ use crate::game_state::GameState;
 use crate::limits::RateLimiter;
 use crate::queue::QueueLimits;
 use crate::response::GameView;
-use crate::seat::GameId;
+use crate::seat::{GameId, Holder, Opponent, Seat};
 use crate::store::Store;
 
 /// How many updates a slow watcher may fall behind before it skips to the newest.
@@ -42,11 +42,12 @@ pub struct LiveGame {
 
 impl LiveGame {
     fn new(state: GameState, now: Millis) -> LiveGame {
+        let played = morris_core::ByColor::from_fn(|c| state.has_moved(c));
         LiveGame {
             state: tokio::sync::Mutex::new(state),
             updates: broadcast::channel(UPDATES_KEPT).0,
             events: broadcast::channel(UPDATES_KEPT).0,
-            presence: Mutex::new(crate::presence::Presence::new(now)),
+            presence: Mutex::new(crate::presence::Presence::new(played, now)),
             chat_rate: Mutex::new(crate::chat::ChatRate::default()),
             searching: AtomicU64::new(0),
             touched: AtomicU64::new(0),
@@ -347,12 +348,18 @@ impl AppState {
     /// 500 when the database fails.
     pub async fn create(self: &Arc<Self>, state: GameState) -> Result<Arc<LiveGame>, ApiError> {
         self.store.insert(&state).await?;
+        Ok(self.keep(state))
+    }
+
+    /// Keeps in memory a game just stored, follows its clock, and starts the computer if it
+    /// is to move.
+    fn keep(self: &Arc<Self>, state: GameState) -> Arc<LiveGame> {
         self.deadlines().set(&state.id, state.deadline());
         let live = Arc::new(LiveGame::new(state.clone(), self.now_ms()));
         self.touch(&live);
         self.games().insert(state.id.clone(), live.clone());
         self.start_computer(&live, &state);
-        Ok(live)
+        live
     }
 
     /// Changes a game: `change` computes the next state from the current one (or `None` for
@@ -384,6 +391,77 @@ impl AppState {
         drop(guard);
         self.start_computer(live, &next);
         Ok(next)
+    }
+
+    /// The holder of a seat in a game between people showed itself (a socket, a poll, a
+    /// request): it counts as present from now; with `arrive`, a friend invited by link has
+    /// come (its clock may start). A change of the seat brings the friend in the same
+    /// change instead (see `change_by_seat`), so that a refused request changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// 500 when the arrival cannot be written.
+    pub async fn seen(
+        self: &Arc<Self>,
+        live: &Arc<LiveGame>,
+        who: Holder<'_>,
+        arrive: bool,
+    ) -> Result<(), ApiError> {
+        let (side, awaited) = {
+            let state = live.state.lock().await;
+            if state.opponent != Opponent::Friend {
+                return Ok(());
+            }
+            match state.seat_of(who) {
+                Some(Seat::One(c)) => (c, state.awaiting == Some(c)),
+                _ => return Ok(()),
+            }
+        };
+        if awaited && arrive {
+            let now = self.now_ms();
+            self.change(live, |s| Ok::<_, ApiError>(s.arrive(who, now)))
+                .await?;
+        }
+        let now = self.now_ms();
+        let changed = live.presence().seen(side, now);
+        if changed {
+            let view = live.presence().view(now);
+            live.tell(&view);
+        }
+        Ok(())
+    }
+
+    /// Agrees a rematch of `live` (or declines or offers one) for `who`, as one change: the
+    /// rematch is written in the same transaction as the game that names it, so that
+    /// however many accepts race, one rematch exists, and an accept of one already agreed
+    /// answers with it. Returns the old game's state and the rematch, if one started now.
+    ///
+    /// # Errors
+    ///
+    /// The refusals of [`GameState::rematch`]; 500 when the database fails.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        live: &Arc<LiveGame>,
+        who: Holder<'_>,
+        action: crate::game_state::DrawAction,
+    ) -> Result<(GameState, Option<GameState>), ApiError> {
+        let mut guard = live.state.lock().await;
+        let Some((mut next, accepted)) = guard.rematch(who, action)? else {
+            return Ok((guard.clone(), None));
+        };
+        if !accepted {
+            let next = self.commit(live, &mut guard, next).await?;
+            return Ok((next, None));
+        }
+        let now = self.now_ms();
+        let game = next.rematch_game(GameId::random(), now);
+        next.next_game = Some(game.id.clone());
+        self.store.insert_rematch(&next, &game).await?;
+        *guard = next.clone();
+        let _ = live.updates.send(Arc::new(GameView::new(&next, None, now)));
+        drop(guard);
+        self.keep(game.clone());
+        Ok((next, Some(game)))
     }
 
     /// Writes the next state, keeps it, tells the watchers and follows its clock.

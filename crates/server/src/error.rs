@@ -164,7 +164,8 @@ impl From<Refusal> for ApiError {
             | Refusal::TooLateToAbort
             | Refusal::OpponentPresent
             | Refusal::StillPlaying
-            | Refusal::Rematched => ApiError::Conflict(message),
+            | Refusal::Rematched
+            | Refusal::NotStarted => ApiError::Conflict(message),
         }
     }
 }

@@ -12,6 +12,16 @@ use crate::accounts::PlayerId;
 use crate::clock::{Clock, Millis};
 use crate::seat::{GameId, Holder, Opponent, Player, Seat, TokenHash};
 
+/// How long a side of a game with a clock has for its first ply, from when its turn comes,
+/// before the game is aborted (counting for nobody). A correspondence game gives its days
+/// per ply instead.
+pub const FIRST_PLY_GRACE: Millis = 30_000;
+
+/// The fewest plies a rated game must have had played in it for its result to change the
+/// ratings: a game that ends sooner (a resignation at once, a flag in the first plies) counts
+/// for nobody.
+pub const MIN_RATED_PLIES: usize = 4;
+
 /// Why a game refuses a change. The domain speaks no HTTP: the edge turns each refusal into
 /// the API's error (`From<Refusal> for ApiError`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +60,8 @@ pub enum Refusal {
     StillPlaying,
     /// The rematch was already agreed.
     Rematched,
+    /// A side has not yet played its first ply: the game can be aborted, not claimed.
+    NotStarted,
 }
 
 impl fmt::Display for Refusal {
@@ -87,6 +99,9 @@ impl fmt::Display for Refusal {
             ),
             Refusal::StillPlaying => f.write_str("a rematch is offered once the game is over"),
             Refusal::Rematched => f.write_str("the rematch has started already"),
+            Refusal::NotStarted => f.write_str(
+                "a side has not played its first ply yet: the game can be aborted, not claimed",
+            ),
         }
     }
 }
@@ -132,6 +147,12 @@ pub struct GameState {
     pub next_game: Option<GameId>,
     /// The side that asks to take back its last ply in a game between people, if one does.
     pub takeback_offer: Option<Color>,
+    /// How many plies the record the game started from had: the plies before are no one's
+    /// in this game.
+    pub opening: usize,
+    /// The side invited by a link who has not come yet: until it comes, no clock runs and
+    /// nothing is claimed against it.
+    pub awaiting: Option<Color>,
 }
 
 /// When a ply was played and, with a clock, the time its mover had left after it.
@@ -170,7 +191,8 @@ impl GameState {
             at: created.saturating_mul(1000),
             left: None,
         };
-        let times = vec![before; game.plies().len()];
+        let game_plies = game.plies().len();
+        let times = vec![before; game_plies];
         GameState {
             id,
             game,
@@ -189,6 +211,8 @@ impl GameState {
             rematch_offer: None,
             next_game: None,
             takeback_offer: None,
+            opening: game_plies,
+            awaiting: None,
         }
     }
 
@@ -216,24 +240,101 @@ impl GameState {
         self.seat_of(who).ok_or(Refusal::NoSeat)
     }
 
-    /// When the flag of the side to move falls, in a game with a clock that is played.
-    pub fn deadline(&self) -> Option<Millis> {
-        let clock = self.clock.as_ref()?;
-        if self.is_over() {
-            return None;
-        }
-        Some(clock.deadline(self.game.position().turn()))
+    /// The plies `side` has played in this game (those of the record it started from are
+    /// nobody's).
+    pub fn plies_by(&self, side: Color) -> usize {
+        let positions = self.game.positions();
+        let plies = self.game.plies().len();
+        (self.opening.min(plies)..plies)
+            .filter(|&i| positions[i].turn() == side)
+            .count()
     }
 
-    /// The game ended on time, if the flag of the side to move has fallen at `now`.
+    /// Whether `side` has played its first ply in this game.
+    pub fn has_moved(&self, side: Color) -> bool {
+        self.plies_by(side) > 0
+    }
+
+    /// Whether both sides have played their first ply: from then on the game can no longer
+    /// be aborted, and a player who leaves can be claimed against.
+    pub fn started(&self) -> bool {
+        Color::ALL.into_iter().all(|c| self.has_moved(c))
+    }
+
+    /// Whether the result changes the players' ratings: a rated game between two players
+    /// that ended otherwise than aborted, after each side played and after at least
+    /// [`MIN_RATED_PLIES`] plies.
+    pub fn counts_for_rating(&self) -> bool {
+        let (Some(white), Some(black)) = (self.accounts.white, self.accounts.black) else {
+            return false;
+        };
+        let played = self.game.plies().len().saturating_sub(self.opening);
+        self.rated
+            && white != black
+            && self
+                .game
+                .outcome()
+                .is_some_and(|o| o.reason != Reason::Aborted)
+            && self.started()
+            && played >= MIN_RATED_PLIES
+    }
+
+    /// By when the side to move must play its first ply, or the game is aborted: in a game
+    /// with a clock that is played, nobody is awaited, and the side to move has not played.
+    pub fn first_ply_deadline(&self) -> Option<Millis> {
+        let clock = self.clock.as_ref()?;
+        let turn = self.game.position().turn();
+        if self.is_over() || self.awaiting.is_some() || self.has_moved(turn) {
+            return None;
+        }
+        let grace = match clock.control {
+            crate::clock::TimeControl::Fischer { .. } => FIRST_PLY_GRACE,
+            crate::clock::TimeControl::Correspondence { .. } => clock.control.initial(),
+        };
+        Some(clock.since.saturating_add(grace))
+    }
+
+    /// The side whose clock runs: the side to move, once it has played its first ply, in a
+    /// game with a clock that is played and awaits nobody.
+    pub fn running(&self) -> Option<Color> {
+        let turn = self.game.position().turn();
+        (self.clock.is_some() && !self.is_over() && self.awaiting.is_none() && self.has_moved(turn))
+            .then_some(turn)
+    }
+
+    /// The time `side` has left at `now`: only a running clock counts down.
+    pub fn left_at(&self, side: Color, now: Millis) -> Option<Millis> {
+        let clock = self.clock.as_ref()?;
+        Some(match self.running() {
+            Some(turn) => clock.left_at(side, turn, now),
+            None => *clock.left.get(side),
+        })
+    }
+
+    /// When the game ends by the clock if the side to move does not play: its flag falls,
+    /// or, before its first ply, the game is aborted.
+    pub fn deadline(&self) -> Option<Millis> {
+        if let Some(first) = self.first_ply_deadline() {
+            return Some(first);
+        }
+        let turn = self.running()?;
+        Some(self.clock.as_ref()?.deadline(turn))
+    }
+
+    /// The game ended by the clock, if the deadline of the side to move has passed at `now`:
+    /// on time, or aborted when the side had not played its first ply.
     pub fn flag_fall(&self, now: Millis) -> Option<GameState> {
         let turn = self.game.position().turn();
         if self.deadline().is_none_or(|d| now < d) {
             return None;
         }
+        let outcome = if self.has_moved(turn) {
+            Outcome::win(!turn, Reason::Timeout)
+        } else {
+            Outcome::draw(Reason::Aborted)
+        };
         let mut next = self.next();
-        next.game
-            .set_ended(Some(Outcome::win(!turn, Reason::Timeout)));
+        next.game.set_ended(Some(outcome));
         next.finish(now);
         Some(next)
     }
@@ -244,14 +345,44 @@ impl GameState {
             return;
         }
         self.draw_offer = None;
+        self.takeback_offer = None;
         self.ended_at = Some(now);
         // The clock stands as it stood at the last ply, unless time ran out: then the loser
         // shows none left.
+        let turn = self.game.position().turn();
+        let ran = self.has_moved(turn) && self.awaiting.is_none();
         if let Some(clock) = &mut self.clock {
-            let turn = self.game.position().turn();
-            if clock.flagged(turn, now) {
+            if ran && clock.flagged(turn, now) {
                 *clock = clock.stopped(turn, now);
             }
+        }
+    }
+
+    /// Whether `who` holds the seat of the side invited by link who has not come yet.
+    pub fn awaits<'a>(&self, who: impl Into<Holder<'a>>) -> bool {
+        self.awaiting.is_some_and(|side| {
+            !self.is_over() && self.seat_of(who).is_some_and(|seat| seat.plays(side))
+        })
+    }
+
+    /// The side invited by link comes to the game at `now`, if `who` holds that seat: its
+    /// clock (and the first-ply wait) starts now. `None` when nobody is awaited there.
+    pub fn arrive<'a>(&self, who: impl Into<Holder<'a>>, now: Millis) -> Option<GameState> {
+        let who = who.into();
+        if !self.awaits(who) {
+            return None;
+        }
+        let mut next = self.next();
+        next.came(now);
+        Some(next)
+    }
+
+    /// The awaited side came at `now`, noted in this state (no new version): for a change
+    /// that brings the friend and does something in one.
+    pub fn came(&mut self, now: Millis) {
+        self.awaiting = None;
+        if let Some(clock) = &mut self.clock {
+            clock.since = now;
         }
     }
 
@@ -320,12 +451,25 @@ impl GameState {
     fn with_ply(&self, ply: Ply, now: Millis) -> Result<GameState, Refusal> {
         let mut next = self.next();
         let mover = self.game.position().turn();
+        if self.deadline().is_some_and(|d| now >= d) {
+            return Err(Refusal::OutOfTime);
+        }
         if let Some(clock) = &self.clock {
-            next.clock = Some(
+            next.clock = Some(if self.running() == Some(mover) {
                 clock
                     .after_ply(mover, now)
-                    .map_err(|_| Refusal::OutOfTime)?,
-            );
+                    .map_err(|_| Refusal::OutOfTime)?
+            } else {
+                // A side's clock starts with its own first ply: the time before it is not
+                // counted, and no increment is added.
+                Clock {
+                    since: now,
+                    ..*clock
+                }
+            });
+        }
+        if next.awaiting == Some(mover) {
+            next.awaiting = None;
         }
         next.game.play(ply).map_err(Refusal::Game)?;
         next.times.push(PlyTime {
@@ -380,53 +524,74 @@ impl GameState {
         self.with_ply(ply, now)
     }
 
-    /// Takes back the token holder's last ply: against the computer, the computer's reply too;
-    /// in a friend game only while the friend has not answered it; on one device the last ply.
+    /// Takes back the token holder's last ply: against the computer, the computer's reply
+    /// too; on one device the last ply. In a game between people a take-back is a request
+    /// the opponent answers: this asks for it ([`GameState::takeback_request`]).
     ///
     /// # Errors
     ///
     /// 403 for a token without a seat; 409 when there is nothing of the holder's to take back,
-    /// or the game ended by resignation or agreement (or a friend game is over).
+    /// or the game ended by resignation or agreement (or a game between people is over).
     pub fn takeback<'a>(
         &self,
         who: impl Into<Holder<'a>>,
         now: Millis,
     ) -> Result<GameState, Refusal> {
-        let seat = self.require_seat(who.into())?;
+        let who = who.into();
+        let seat = self.require_seat(who)?;
         if self.draw_or_resigned() {
             return Err(Refusal::EndedByAgreement);
         }
         let plies = self.game.plies().len();
-        let mover_of = |i: usize| self.game.positions()[i].turn();
         let count = match (self.opponent, seat) {
             (_, Seat::Both) => usize::from(plies > 0),
-            (Opponent::Friend, Seat::One(c)) => {
-                self.require_playing()?;
-                usize::from(plies > 0 && mover_of(plies - 1) == c)
+            (Opponent::Friend, Seat::One(_)) => {
+                return self.takeback_request(who, DrawAction::Offer, now);
             }
-            (Opponent::Computer | Opponent::Local, Seat::One(c)) => {
-                // Back to the holder's last ply, inclusive.
-                (0..plies)
-                    .rev()
-                    .find(|&i| mover_of(i) == c)
-                    .map_or(0, |i| plies - i)
-            }
+            (Opponent::Computer | Opponent::Local, Seat::One(c)) => self.back_to_last_of(c),
         };
         if count == 0 {
             return Err(Refusal::NothingToTakeBack);
         }
+        Ok(self.taken_back(count, now))
+    }
+
+    /// How many plies go to take back `side`'s last ply, with every ply after it.
+    fn back_to_last_of(&self, side: Color) -> usize {
+        let positions = self.game.positions();
+        let plies = self.game.plies().len();
+        (0..plies)
+            .rev()
+            .find(|&i| positions[i].turn() == side)
+            .map_or(0, |i| plies - i)
+    }
+
+    /// The state with the last `count` plies taken back. Both clocks are as they stood when
+    /// the position was first reached: each side's time after its last ply kept (its whole
+    /// time before it), so that no increment of a ply taken back is kept and nobody is
+    /// charged for thinking about it; the clock of the side to move starts at `now`.
+    fn taken_back(&self, count: usize, now: Millis) -> GameState {
         let mut next = self.next();
-        let turn = self.game.position().turn();
         for _ in 0..count {
             next.game.undo();
         }
-        next.times.truncate(next.game.plies().len());
+        let plies = next.game.plies().len();
+        next.times.truncate(plies);
+        next.opening = next.opening.min(plies);
         next.draw_offer = None;
         next.takeback_offer = None;
         if let Some(clock) = &mut next.clock {
-            *clock = clock.switched(turn, now);
+            let positions = next.game.positions();
+            for side in Color::ALL {
+                let kept = (0..plies)
+                    .rev()
+                    .find(|&i| positions[i].turn() == side)
+                    .and_then(|i| next.times[i].left);
+                *clock.left.get_mut(side) = kept.unwrap_or_else(|| clock.control.initial());
+            }
+            clock.since = now;
         }
-        Ok(next)
+        next
     }
 
     fn draw_or_resigned(&self) -> bool {
@@ -516,9 +681,8 @@ impl GameState {
         }
     }
 
-    /// Acts on a request to take back in a game between people, once the opponent has
-    /// answered the ply (before that, [`GameState::takeback`] takes it back at once): the
-    /// requester's last ply and the opponent's answer go when the opponent accepts.
+    /// Acts on a request to take back in a game between people: the requester's last ply,
+    /// and the opponent's answer if there is one, go when the opponent accepts.
     ///
     /// # Errors
     ///
@@ -536,17 +700,15 @@ impl GameState {
             return Err(Refusal::NothingToTakeBack);
         }
         let mine = self.own_side(seat);
-        let mut next = self.next();
         match action {
             DrawAction::Offer => {
                 if self.takeback_offer.is_some() {
                     return Err(Refusal::DrawAlreadyOffered);
                 }
-                let positions = self.game.positions();
-                let has_ply = (0..self.game.plies().len()).any(|i| positions[i].turn() == mine);
-                if !has_ply {
+                if self.back_to_last_of(mine) == 0 {
                     return Err(Refusal::NothingToTakeBack);
                 }
+                let mut next = self.next();
                 next.takeback_offer = Some(mine);
                 Ok(next)
             }
@@ -557,25 +719,11 @@ impl GameState {
                 if by == mine {
                     return Err(Refusal::OwnDrawOffer);
                 }
-                next.takeback_offer = None;
                 if action == DrawAction::Accept {
-                    // Back to the requester's last ply, inclusive.
-                    let positions = self.game.positions();
-                    let plies = self.game.plies().len();
-                    let count = (0..plies)
-                        .rev()
-                        .find(|&i| positions[i].turn() == by)
-                        .map_or(0, |i| plies - i);
-                    let turn = self.game.position().turn();
-                    for _ in 0..count {
-                        next.game.undo();
-                    }
-                    next.times.truncate(next.game.plies().len());
-                    next.draw_offer = None;
-                    if let Some(clock) = &mut next.clock {
-                        *clock = clock.switched(turn, now);
-                    }
+                    return Ok(self.taken_back(self.back_to_last_of(by), now));
                 }
+                let mut next = self.next();
+                next.takeback_offer = None;
                 Ok(next)
             }
         }
@@ -588,7 +736,7 @@ impl GameState {
         }
     }
 
-    /// The holder calls the game off: only in a game between people, before each side has
+    /// The holder calls the game off: only in a game between people, while a side has not
     /// played its first ply. It then counts for nobody.
     ///
     /// # Errors
@@ -597,7 +745,7 @@ impl GameState {
     pub fn abort<'a>(&self, who: impl Into<Holder<'a>>, now: Millis) -> Result<GameState, Refusal> {
         self.require_seat(who.into())?;
         self.require_playing()?;
-        if self.opponent != Opponent::Friend || self.game.plies().len() >= 2 {
+        if self.opponent != Opponent::Friend || self.started() {
             return Err(Refusal::TooLateToAbort);
         }
         let mut next = self.next();
@@ -607,11 +755,14 @@ impl GameState {
     }
 
     /// The holder claims the game (a win, or a draw when `draw`) after the opponent has been
-    /// gone for `opponent_gone` milliseconds, at least [`crate::presence::CLAIM_AFTER`].
+    /// gone for `opponent_gone` milliseconds, at least [`crate::presence::CLAIM_AFTER`]; only
+    /// once both sides have played (before, the game is aborted instead). `None`: the
+    /// opponent is here, or has never come.
     ///
     /// # Errors
     ///
-    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::OpponentPresent`].
+    /// [`Refusal::NoSeat`], [`Refusal::GameOver`], [`Refusal::NotStarted`],
+    /// [`Refusal::OpponentPresent`].
     pub fn claim<'a>(
         &self,
         who: impl Into<Holder<'a>>,
@@ -621,6 +772,9 @@ impl GameState {
     ) -> Result<GameState, Refusal> {
         let seat = self.require_seat(who.into())?;
         self.require_playing()?;
+        if self.opponent == Opponent::Friend && !self.started() {
+            return Err(Refusal::NotStarted);
+        }
         if self.opponent != Opponent::Friend
             || seat == Seat::Both
             || opponent_gone.is_none_or(|g| g < crate::presence::CLAIM_AFTER)
@@ -639,7 +793,8 @@ impl GameState {
     }
 
     /// Acts on a rematch once the game is over: offer, accept (then the `bool` is true, and
-    /// the caller starts the rematch with [`GameState::rematch_game`]) or decline.
+    /// the caller starts the rematch with [`GameState::rematch_game`]) or decline. An accept
+    /// of a rematch already agreed changes nothing (`None`): accepting is idempotent.
     ///
     /// # Errors
     ///
@@ -649,13 +804,16 @@ impl GameState {
         &self,
         who: impl Into<Holder<'a>>,
         action: DrawAction,
-    ) -> Result<(GameState, bool), Refusal> {
+    ) -> Result<Option<(GameState, bool)>, Refusal> {
         let seat = self.require_seat(who.into())?;
         if !self.is_over() || self.opponent != Opponent::Friend {
             return Err(Refusal::StillPlaying);
         }
         if self.next_game.is_some() {
-            return Err(Refusal::Rematched);
+            return match action {
+                DrawAction::Accept => Ok(None),
+                DrawAction::Offer | DrawAction::Decline => Err(Refusal::Rematched),
+            };
         }
         let mine = self.own_side(seat);
         let mut next = self.next();
@@ -665,7 +823,7 @@ impl GameState {
                     return Err(Refusal::DrawAlreadyOffered);
                 }
                 next.rematch_offer = Some(mine);
-                Ok((next, false))
+                Ok(Some((next, false)))
             }
             DrawAction::Accept | DrawAction::Decline => {
                 let Some(by) = self.rematch_offer else {
@@ -675,7 +833,7 @@ impl GameState {
                     return Err(Refusal::OwnDrawOffer);
                 }
                 next.rematch_offer = None;
-                Ok((next, action == DrawAction::Accept))
+                Ok(Some((next, action == DrawAction::Accept)))
             }
         }
     }
@@ -784,19 +942,24 @@ mod tests {
     }
 
     #[test]
-    fn takeback_in_a_friend_game_only_before_the_answer() {
+    fn a_takeback_between_people_is_always_a_request_even_before_the_answer() {
         let (s, white, black) = state(Opponent::Friend);
         let s = s.play(&white, &p("d6"), 0).unwrap();
         assert_eq!(
             s.takeback(&black, 0).unwrap_err(),
             Refusal::NothingToTakeBack
         );
-        let s = s.play(&black, &p("f4"), 0).unwrap();
+        let asked = s.takeback(&white, 0).unwrap();
         assert_eq!(
-            s.takeback(&white, 0).unwrap_err(),
-            Refusal::NothingToTakeBack
+            asked.game.ply_texts(),
+            ["d6"],
+            "nothing goes without consent"
         );
-        assert!(s.takeback(&black, 0).unwrap().game.ply_texts() == ["d6"]);
+        assert_eq!(asked.takeback_offer, Some(Color::White));
+        let back = asked
+            .takeback_request(&black, DrawAction::Accept, 0)
+            .unwrap();
+        assert!(back.game.plies().is_empty());
     }
 
     #[test]
@@ -883,35 +1046,72 @@ mod tests {
     const T0: Millis = 1_700_000_000_000;
 
     #[test]
-    fn each_ply_is_timed_and_deducted() {
+    fn each_sides_clock_starts_with_its_own_first_ply() {
         let (s, white, black) = clocked(3, 2);
+        assert_eq!(s.running(), None, "nothing runs before White's first ply");
+        assert_eq!(s.left_at(Color::White, T0 + 20_000), Some(180_000));
         let s = s.play(&white, &p("d6"), T0 + 5_000).unwrap();
+        assert_eq!(s.running(), None, "nor before Black's");
         let s = s.play(&black, &p("f4"), T0 + 12_000).unwrap();
         let clock = s.clock.unwrap();
-        assert_eq!(clock.left.white, 177_000);
-        assert_eq!(clock.left.black, 175_000);
+        assert_eq!(clock.left.white, 180_000, "no time spent, no increment");
+        assert_eq!(clock.left.black, 180_000);
+        assert_eq!(s.running(), Some(Color::White));
+        let s = s.play(&white, &p("d2"), T0 + 22_000).unwrap();
+        let s = s.play(&black, &p("b4"), T0 + 27_000).unwrap();
+        let clock = s.clock.unwrap();
+        assert_eq!(clock.left.white, 172_000);
+        assert_eq!(clock.left.black, 177_000);
         assert_eq!(
-            s.times,
+            s.times[2..],
             [
                 PlyTime {
-                    at: T0 + 5_000,
-                    left: Some(177_000)
+                    at: T0 + 22_000,
+                    left: Some(172_000)
                 },
                 PlyTime {
-                    at: T0 + 12_000,
-                    left: Some(175_000)
+                    at: T0 + 27_000,
+                    left: Some(177_000)
                 }
             ]
         );
-        assert_eq!(s.deadline(), Some(T0 + 12_000 + 177_000));
+        assert_eq!(s.deadline(), Some(T0 + 27_000 + 172_000));
+    }
+
+    #[test]
+    fn a_side_that_does_not_play_its_first_ply_in_time_aborts_the_game_unrated() {
+        let (mut s, white, black) = clocked(1, 0);
+        s.rated = true;
+        s.accounts = ByColor::new(Some(PlayerId(1)), Some(PlayerId(2)));
+        assert_eq!(s.first_ply_deadline(), Some(T0 + FIRST_PLY_GRACE));
+        assert!(s.flag_fall(T0 + FIRST_PLY_GRACE - 1).is_none());
+        let aborted = s.flag_fall(T0 + FIRST_PLY_GRACE).unwrap();
+        let o = aborted.game.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (None, Reason::Aborted));
+        assert!(!aborted.counts_for_rating());
+        assert_eq!(aborted.clock.unwrap().left.white, 60_000);
+        assert_eq!(
+            s.play(&white, &p("d6"), T0 + FIRST_PLY_GRACE).unwrap_err(),
+            Refusal::OutOfTime
+        );
+        // Black's wait starts with White's first ply.
+        let s = s.play(&white, &p("d6"), T0 + 29_000).unwrap();
+        assert_eq!(s.deadline(), Some(T0 + 29_000 + FIRST_PLY_GRACE));
+        let aborted = s.flag_fall(T0 + 59_000).unwrap();
+        assert_eq!(aborted.game.outcome().unwrap().reason, Reason::Aborted);
+        let s = s.play(&black, &p("f4"), T0 + 58_000).unwrap();
+        assert_eq!(s.first_ply_deadline(), None);
+        assert_eq!(s.deadline(), Some(T0 + 58_000 + 60_000));
     }
 
     #[test]
     fn a_flag_falls_with_nobody_there_and_a_late_ply_is_refused() {
-        let (s, white, _) = clocked(1, 0);
+        let (s, white, black) = clocked(1, 0);
+        let s = s.play(&white, &p("d6"), T0).unwrap();
+        let s = s.play(&black, &p("f4"), T0).unwrap();
         assert!(s.flag_fall(T0 + 59_999).is_none());
         assert_eq!(
-            s.play(&white, &p("d6"), T0 + 60_000).unwrap_err(),
+            s.play(&white, &p("d2"), T0 + 60_000).unwrap_err(),
             Refusal::OutOfTime
         );
         let over = s.flag_fall(T0 + 60_000).unwrap();
@@ -930,11 +1130,74 @@ mod tests {
         let control = crate::clock::TimeControl::correspondence(1).unwrap();
         s.clock = Some(Clock::start(control, T0));
         let day = crate::clock::DAY;
+        assert_eq!(
+            s.first_ply_deadline(),
+            Some(T0 + day),
+            "a day for the first ply"
+        );
         let s = s.play(&white, &p("d6"), T0 + day - 1).unwrap();
         let s = s.play(&black, &p("f4"), T0 + 2 * day - 2).unwrap();
-        assert!(s.flag_fall(T0 + 3 * day - 3).is_none());
-        let over = s.flag_fall(T0 + 3 * day - 2).unwrap();
-        assert_eq!(over.game.outcome().unwrap().winner, Some(Color::Black));
+        let s = s.play(&white, &p("d2"), T0 + 3 * day - 3).unwrap();
+        assert!(s.flag_fall(T0 + 4 * day - 4).is_none());
+        let over = s.flag_fall(T0 + 4 * day - 3).unwrap();
+        assert_eq!(over.game.outcome().unwrap().winner, Some(Color::White));
+    }
+
+    #[test]
+    fn a_friend_invited_by_link_is_awaited_before_anything_runs_or_is_claimed() {
+        let (mut s, white, black) = clocked(3, 2);
+        s.awaiting = Some(Color::Black);
+        assert_eq!(s.deadline(), None, "no wait runs before the friend comes");
+        assert!(s.arrive(&white, T0).is_none(), "the creator is no arrival");
+        let s = s.play(&white, &p("d6"), T0 + 600_000).unwrap();
+        assert_eq!(s.deadline(), None);
+        assert_eq!(
+            s.claim(&white, false, None, T0).unwrap_err(),
+            Refusal::NotStarted
+        );
+        let came = s.arrive(&black, T0 + 900_000).unwrap();
+        assert_eq!(came.awaiting, None);
+        assert_eq!(came.version, s.version + 1);
+        assert_eq!(came.deadline(), Some(T0 + 900_000 + FIRST_PLY_GRACE));
+        assert!(came.arrive(&black, T0).is_none(), "one arrival");
+        // A ply of the awaited side is its arrival too.
+        let (mut s, white, black) = clocked(3, 2);
+        s.awaiting = Some(Color::White);
+        let s = s.play(&white, &p("d6"), T0 + 5000).unwrap();
+        assert_eq!(s.awaiting, None);
+        assert_eq!(s.deadline(), Some(T0 + 5000 + FIRST_PLY_GRACE));
+        assert!(s.play(&black, &p("f4"), T0 + 6000).is_ok());
+    }
+
+    #[test]
+    fn a_rated_result_counts_only_after_both_sides_played_enough_plies() {
+        let (mut s, white, black) = clocked(3, 2);
+        s.rated = true;
+        s.accounts = ByColor::new(Some(PlayerId(1)), Some(PlayerId(2)));
+        assert!(
+            !s.resign(&black, T0).unwrap().counts_for_rating(),
+            "at once"
+        );
+        let mut t = s.clone();
+        for (i, ply) in ["d6", "f4", "d2"].iter().enumerate() {
+            let who = if i % 2 == 0 { &white } else { &black };
+            t = t.play(who, &p(ply), T0 + 1000).unwrap();
+            assert!(!t.resign(&black, T0 + 2000).unwrap().counts_for_rating());
+        }
+        let t = t.play(&black, &p("b4"), T0 + 3000).unwrap();
+        assert_eq!(t.game.plies().len(), MIN_RATED_PLIES);
+        assert!(t.resign(&black, T0 + 4000).unwrap().counts_for_rating());
+        let mut casual = t.clone();
+        casual.rated = false;
+        assert!(
+            !casual
+                .resign(&black, T0 + 4000)
+                .unwrap()
+                .counts_for_rating()
+        );
+        let mut same = t;
+        same.accounts = ByColor::new(Some(PlayerId(1)), Some(PlayerId(1)));
+        assert!(!same.resign(&black, T0 + 4000).unwrap().counts_for_rating());
     }
 
     #[test]
@@ -967,9 +1230,22 @@ mod tests {
     }
 
     #[test]
-    fn a_game_is_claimed_only_after_the_opponent_was_gone_long_enough() {
-        let (s, white, _) = state(Opponent::Friend);
+    fn a_game_is_claimed_only_after_both_played_and_the_opponent_was_gone_long_enough() {
+        let (s, white, black) = state(Opponent::Friend);
         let wait = crate::presence::CLAIM_AFTER;
+        assert_eq!(
+            s.claim(&white, false, Some(wait), 0).unwrap_err(),
+            Refusal::NotStarted,
+            "nobody has played"
+        );
+        let s = s.play(&white, &p("d6"), 0).unwrap();
+        assert_eq!(
+            s.claim(&white, false, Some(wait), 0).unwrap_err(),
+            Refusal::NotStarted,
+            "Black has not played: the game is aborted, not claimed"
+        );
+        assert!(s.abort(&white, 0).is_ok());
+        let s = s.play(&black, &p("f4"), 0).unwrap();
         assert_eq!(
             s.claim(&white, false, None, 0).unwrap_err(),
             Refusal::OpponentPresent
@@ -998,18 +1274,25 @@ mod tests {
             Refusal::StillPlaying
         );
         let over = s.resign(&black, T0).unwrap();
-        let (offered, started) = over.rematch(&black, DrawAction::Offer).unwrap();
+        let (offered, started) = over.rematch(&black, DrawAction::Offer).unwrap().unwrap();
         assert!(!started);
         assert_eq!(offered.rematch_offer, Some(Color::Black));
         assert_eq!(
             offered.rematch(&black, DrawAction::Accept).unwrap_err(),
             Refusal::OwnDrawOffer
         );
-        let (declined, started) = offered.rematch(&white, DrawAction::Decline).unwrap();
+        let (declined, started) = offered
+            .rematch(&white, DrawAction::Decline)
+            .unwrap()
+            .unwrap();
         assert!(!started && declined.rematch_offer.is_none());
-        let (accepted, started) = offered.rematch(&white, DrawAction::Accept).unwrap();
+        let (mut accepted, started) = offered
+            .rematch(&white, DrawAction::Accept)
+            .unwrap()
+            .unwrap();
         assert!(started);
         let next = accepted.rematch_game(GameId::random(), T0 + 1000);
+        accepted.next_game = Some(next.id.clone());
         assert_eq!(next.seat_of(&white), Some(Seat::One(Color::Black)));
         assert_eq!(next.seat_of(&black), Some(Seat::One(Color::White)));
         assert_eq!(next.seat_of(PlayerId(1)), Some(Seat::One(Color::Black)));
@@ -1017,6 +1300,28 @@ mod tests {
         assert!(next.rated);
         assert_eq!(next.clock.unwrap().left.white, 180_000);
         assert!(next.game.plies().is_empty());
+        assert_eq!(
+            next.deadline(),
+            Some(T0 + 1000 + FIRST_PLY_GRACE),
+            "a rematch nobody opens is aborted, not lost"
+        );
+        // Accepting again, by either side, changes nothing; offering again is refused.
+        assert!(
+            accepted
+                .rematch(&white, DrawAction::Accept)
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            accepted
+                .rematch(&black, DrawAction::Accept)
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            accepted.rematch(&white, DrawAction::Offer).unwrap_err(),
+            Refusal::Rematched
+        );
     }
 
     #[test]
@@ -1051,5 +1356,42 @@ mod tests {
         );
         let lapsed = asked.play(&white, &p("d2"), 0).unwrap();
         assert_eq!(lapsed.takeback_offer, None, "a ply lets the request lapse");
+    }
+
+    #[test]
+    fn a_takeback_restores_both_clocks_and_banks_no_increment() {
+        let (s, white, black) = clocked(1, 10);
+        let s = s.play(&white, &p("d6"), T0 + 1000).unwrap();
+        let mut s = s.play(&black, &p("f4"), T0 + 2000).unwrap();
+        let mut now = T0 + 2000;
+        let before = s.clock.unwrap().left;
+        for _ in 0..20 {
+            now += 1000;
+            let played = s.play(&white, &p("d2"), now).unwrap();
+            assert_eq!(played.clock.unwrap().left.white, 60_000 - 1000 + 10_000);
+            // Black thinks 3 s about the ply before White asks for it back.
+            now += 3000;
+            let asked = played.takeback(&white, now).unwrap();
+            assert_eq!(
+                asked.game.ply_texts().len(),
+                3,
+                "not without Black's consent"
+            );
+            s = asked
+                .takeback_request(&black, DrawAction::Accept, now)
+                .unwrap();
+            assert_eq!(s.game.ply_texts(), ["d6", "f4"]);
+            assert_eq!(s.clock.unwrap().left, before, "as the position was reached");
+            assert_eq!(s.clock.unwrap().since, now);
+            assert_eq!(s.running(), Some(Color::White));
+        }
+        // Taken back past a side's first ply, that side's first-ply wait starts again.
+        let asked = s.takeback(&black, now).unwrap();
+        let back = asked
+            .takeback_request(&white, DrawAction::Accept, now)
+            .unwrap();
+        assert_eq!(back.game.ply_texts(), ["d6"]);
+        assert_eq!(back.running(), None);
+        assert_eq!(back.first_ply_deadline(), Some(now + FIRST_PLY_GRACE));
     }
 }

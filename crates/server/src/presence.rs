@@ -14,17 +14,32 @@ pub const CLAIM_AFTER: Millis = 30_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Presence {
     connections: ByColor<u32>,
-    /// Since when each side has had no connection (`None`: connected, or never seen).
+    /// Since when each side has had no connection and done nothing (`None`: connected, or
+    /// never seen).
     gone_since: ByColor<Option<Millis>>,
 }
 
 impl Presence {
-    /// No side connected yet; both count as gone from `now` (the game's start or load).
-    pub fn new(now: Millis) -> Presence {
+    /// No side connected yet. A side that has played in the game (`played`) has been here:
+    /// it counts as gone from `now` (the game's load); a side that has not is not counted
+    /// as gone before it has been seen, so that nothing is claimed against a player who
+    /// never came.
+    pub fn new(played: ByColor<bool>, now: Millis) -> Presence {
         Presence {
             connections: ByColor::new(0, 0),
-            gone_since: ByColor::new(Some(now), Some(now)),
+            gone_since: played.map(|p| p.then_some(now)),
         }
+    }
+
+    /// `side` did something at `now` other than through a connection (a ply, a poll, any
+    /// request of its seat): if it has no connection, it counts as gone only from now.
+    /// Returns whether that changed what watchers are shown.
+    pub fn seen(&mut self, side: Color, now: Millis) -> bool {
+        if self.is_connected(side) {
+            return false;
+        }
+        *self.gone_since.get_mut(side) = Some(now);
+        true
     }
 
     /// A connection of `side` opens.
@@ -90,7 +105,7 @@ mod tests {
 
     #[test]
     fn a_side_is_gone_from_its_last_connection_and_claimable_after_the_wait() {
-        let mut p = Presence::new(0);
+        let mut p = Presence::new(ByColor::new(true, true), 0);
         assert_eq!(p.gone_for(Color::White, 5), Some(5));
         p.connect(Color::White);
         p.connect(Color::White);
@@ -106,5 +121,24 @@ mod tests {
         let v = p.view(3000);
         assert!(v.connected.white && !v.connected.black);
         assert_eq!(v.claim_at.black, Some(CLAIM_AFTER));
+    }
+
+    #[test]
+    fn a_side_never_seen_is_not_gone_and_any_request_counts_as_being_here() {
+        let mut p = Presence::new(ByColor::new(true, false), 1000);
+        assert_eq!(p.gone_for(Color::Black, 99_000), None, "never came");
+        assert_eq!(p.claimable_at(Color::Black), None);
+        assert_eq!(p.gone_for(Color::White, 2000), Some(1000));
+        p.seen(Color::Black, 5000);
+        assert_eq!(p.gone_for(Color::Black, 6000), Some(1000));
+        p.seen(Color::White, 40_000);
+        assert_eq!(
+            p.gone_for(Color::White, 41_000),
+            Some(1000),
+            "a ply or a poll counts"
+        );
+        p.connect(Color::White);
+        p.seen(Color::White, 50_000);
+        assert_eq!(p.gone_for(Color::White, 60_000), None);
     }
 }

@@ -157,6 +157,9 @@ pub struct GameView {
     /// Whether the game may still be aborted (a game between people, before each side has
     /// played).
     pub abortable: bool,
+    /// The side invited by a link who has not come yet: until it comes, no clock runs and
+    /// nothing can be claimed.
+    pub waiting_for: Option<Side>,
 }
 
 /// A game's clock as it stands at `now`.
@@ -170,8 +173,12 @@ pub struct ClockView {
     pub class: TimeClass,
     /// Each side's time left at `now`, in milliseconds.
     pub left: ByColorView<Millis>,
-    /// The side whose clock runs, or `null` once the game is over.
+    /// The side whose clock runs: `null` once the game is over, while a friend invited by
+    /// link is awaited, and before the side to move has played its first ply.
     pub running: Option<Side>,
+    /// By when the side to move must play its first ply, or the game is aborted
+    /// (milliseconds since 1970); `null` once it has played.
+    pub first_ply_by: Option<Millis>,
     /// The server's time of this view, in milliseconds since 1970.
     pub now: Millis,
     /// The time of each ply (milliseconds since 1970) and the time its mover had left after
@@ -280,8 +287,10 @@ impl GameView {
                     control: c.control.into(),
                     text: c.control.to_string(),
                     class: c.control.class(),
-                    left: ByColor::from_fn(|side| c.left_at(side, pos.turn(), at)).into(),
-                    running: (!over).then(|| pos.turn().into()),
+                    left: ByColor::from_fn(|side| state.left_at(side, at).unwrap_or_default())
+                        .into(),
+                    running: state.running().map(Side::from),
+                    first_ply_by: state.first_ply_deadline(),
                     now,
                     plies: state
                         .times
@@ -298,9 +307,8 @@ impl GameView {
             rematch_offer: state.rematch_offer.map(Side::from),
             next_game: state.next_game.as_ref().map(ToString::to_string),
             takeback_offer: state.takeback_offer.map(Side::from),
-            abortable: outcome.is_none()
-                && state.opponent == Opponent::Friend
-                && game.plies().len() < 2,
+            abortable: outcome.is_none() && state.opponent == Opponent::Friend && !state.started(),
+            waiting_for: state.awaiting.filter(|_| outcome.is_none()).map(Side::from),
         }
     }
 }

@@ -121,6 +121,20 @@ async fn serve_socket(
     };
     if let Some(c) = side {
         live.presence().connect(c);
+        // The holder's socket brings a friend invited by link.
+        let who = match (&token, player) {
+            (Some(t), _) if state.seat_of(t).is_some() => Some(crate::seat::Holder::Token(t)),
+            (_, Some(p)) => Some(crate::seat::Holder::Player(p)),
+            _ => None,
+        };
+        if let Some(who) = who {
+            if let Err(e) = app.seen(&live, who, true).await {
+                tracing::warn!(
+                    "the arrival in game {} cannot be written yet: {e}",
+                    state.id
+                );
+            }
+        }
     }
     if between_people {
         let presence = live.presence().view(app.now_ms());

@@ -30,23 +30,26 @@ async fn a_friend_game_is_played_to_its_end_and_each_side_sees_the_other() {
     assert_eq!(white.len(), 32);
     assert_ne!(white, black);
 
+    assert_eq!(created["game"]["waiting_for"], "black");
+    let (status, game) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!((status, &game["you"]), (200, &Value::Null));
+    assert_eq!(game["waiting_for"], "black", "a spectator brings nobody");
+    // The friend opens the link: they have come.
     let (status, game) = server.get_as(&format!("/api/games/{id}"), &black).await;
     assert_eq!(status, 200);
     assert_eq!(game["you"], "black");
-    assert_eq!(
-        server.get(&format!("/api/games/{id}")).await.1["you"],
-        Value::Null
-    );
+    assert_eq!(game["waiting_for"], Value::Null);
+    assert_eq!(game["version"], 2);
 
     let mut white_socket = server.watch(&id).await;
     let mut black_socket = server.watch(&id).await;
     let mut spectator = server.watch(&id).await;
     for socket in [&mut white_socket, &mut black_socket, &mut spectator] {
-        assert_eq!(next_game(socket).await["version"], 1);
+        assert_eq!(next_game(socket).await["version"], 2);
     }
 
     let mut rng = Lcg(7);
-    let mut game = created["game"].clone();
+    let mut game = game;
     let mut plies = 0;
     while game["status"] == "playing" {
         let legal = strings(&game["legal"]);

@@ -281,11 +281,63 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
             "the page tells the end: {status:?}"
         );
     }
+
+    // A rematch accepted takes both pages into it at once, colours swapped.
+    press_in_table(&host, "Offer a rematch").await;
+    wait_js(
+        &guest,
+        "the offer reaches the guest",
+        "return document.getElementById('table-card')?.textContent.includes('offers a rematch')",
+    )
+    .await;
+    press_in_table(&guest, "Accept").await;
+    let game = api_game(&server, &id).await;
+    let next = game["next_game"]
+        .as_str()
+        .expect("the rematch is named")
+        .to_owned();
+    for client in [&host, &guest] {
+        wait_js(
+            client,
+            "the page follows the rematch",
+            &format!("return location.pathname === '/g/{next}' && document.getElementById('board')?.dataset.version === '1'"),
+        )
+        .await;
+    }
+    assert!(text_of(&host, "player-bottom").await.contains("Ann"));
+    let own = "return document.getElementById('player-bottom').dataset.color";
+    assert_eq!(host.execute(own, vec![]).await.unwrap(), json!("black"));
+    assert_eq!(guest.execute(own, vec![]).await.unwrap(), json!("white"));
     host.close().await.unwrap();
     guest.close().await.unwrap();
     server.stop().await;
     let _ = std::fs::remove_dir_all(profile_a);
     let _ = std::fs::remove_dir_all(profile_b);
+}
+
+/// Presses the button of the game's card that reads `label`.
+async fn press_in_table(client: &Client, label: &str) {
+    let script = "const b = [...document.querySelectorAll('#table-card button')]
+        .find((b) => b.textContent === arguments[0]);
+    if (b) b.click();
+    return Boolean(b);";
+    let started = Instant::now();
+    while client.execute(script, vec![json!(label)]).await.unwrap() != json!(true) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no button {label:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until `check` (a script) returns true.
+async fn wait_js(client: &Client, what: &str, check: &str) {
+    let started = Instant::now();
+    while client.execute(check, vec![]).await.unwrap() != json!(true) {
+        assert!(started.elapsed() < Duration::from_secs(10), "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Waits until the element `id` shows `text`.

@@ -177,11 +177,35 @@ async fn two_browsers_meet_by_quick_pairing_and_a_flag_falls_while_a_third_watch
         "return document.getElementById('board').dataset.version === '2'",
     )
     .await;
+    // Each side's clock starts with its own first ply: the seconds before it count for
+    // nothing.
+    now.advance(20_000);
     click_point(black, "f4").await;
     until(
         white,
         "White sees Black's ply",
         "return document.getElementById('board').dataset.version === '3'",
+    )
+    .await;
+    let (_, game) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        game["clock"]["left"],
+        json!({"white": 60_000, "black": 60_000})
+    );
+    assert_eq!(game["clock"]["running"], "white");
+    // A game counts for the ratings from its fourth ply.
+    click_point(white, "d2").await;
+    until(
+        black,
+        "Black sees White's second ply",
+        "return document.getElementById('board').dataset.version === '4'",
+    )
+    .await;
+    click_point(black, "b4").await;
+    until(
+        white,
+        "White sees Black's second ply",
+        "return document.getElementById('board').dataset.version === '5'",
     )
     .await;
 
@@ -202,6 +226,48 @@ async fn two_browsers_meet_by_quick_pairing_and_a_flag_falls_while_a_third_watch
     let (_, game) = server.get(&format!("/api/games/{id}")).await;
     assert_eq!(game["result"]["reason"], "timeout");
     assert_eq!(game["result"]["winner"], "black");
+    assert!(game["ratings"].is_object(), "{game}");
+
+    // A second quick pairing in which nobody moves is aborted after the wait, unrated.
+    for client in [&ann, &bob] {
+        client.goto(&server.url("/lobby")).await.unwrap();
+        client.wait().for_element(quick).await.unwrap();
+    }
+    ann.find(quick).await.unwrap().click().await.unwrap();
+    until(
+        &ann,
+        "Ann waits again",
+        "return !document.querySelector('#lobby button.small[hidden]') \
+         && document.querySelector('#lobby p.fine').textContent",
+    )
+    .await;
+    // Their ratings moved apart: the window widens while Ann waits.
+    now.advance(30_000);
+    bob.find(quick).await.unwrap().click().await.unwrap();
+    let second = game_path(&bob).await;
+    assert_eq!(game_path(&ann).await, second);
+    assert_ne!(second, path);
+    now.advance(31_000);
+    assert_eq!(server.app.sweep_clocks().await, 1);
+    until(
+        &ann,
+        "Ann's page says the game was aborted",
+        "return document.getElementById('status').textContent.toLowerCase().includes('abort')",
+    )
+    .await;
+    let second = second.trim_start_matches("/g/").to_owned();
+    let (_, game) = server.get(&format!("/api/games/{second}")).await;
+    assert_eq!(game["result"]["reason"], "aborted");
+    assert_eq!(
+        game["ratings"],
+        Value::Null,
+        "an unplayed game is not rated"
+    );
+    let (_, player) = server.get("/api/players/ann").await;
+    assert_eq!(
+        player["ratings"][0]["games"], 1,
+        "only the first game is among Ann's rated games: {player}"
+    );
 
     for client in [ann, bob, eve] {
         client.close().await.unwrap();
@@ -468,7 +534,8 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
     };
     config.now = now.clone();
     let server = Server::with_config(config).await;
-    // 3+2: White thinks 5 s from the start, Black 12.3 s, White 65 s; then Black resigns.
+    // 3+2: White plays after 5 s, Black after 12.3 s (first plies come off no clock), then
+    // White thinks 65 s and Black 11 s; then Black resigns.
     let created = server
         .create(json!({"opponent": "friend", "clock": "3+2"}))
         .await;
@@ -479,6 +546,7 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
         (5000, &white, "d6"),
         (12_300, &black, "f4"),
         (65_000, &white, "d2"),
+        (11_000, &black, "b4"),
     ] {
         now.advance(wait);
         let (status, answer) = server.play(&id, token, ply).await;
@@ -496,10 +564,13 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
         &client,
         "the move list says what each ply took",
         "const took = [...document.querySelectorAll('#moves li')].map((li) => li.dataset.spent);
-         return took.length === 3 ? took.join(' ') : '';",
+         return took.length === 4 ? took.join(' ') : '';",
     )
     .await;
-    assert_eq!(spent, "5.0 0:12 1:05");
+    assert_eq!(
+        spent, " 0:12 1:05 0:11",
+        "the game's first ply took no clock time"
+    );
     let label = client
         .execute(
             "return document.querySelector(\"#moves button[data-index='2']\").getAttribute('aria-label');",
@@ -510,11 +581,12 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
     assert!(label.as_str().unwrap().ends_with("took 1:05"), "{label}");
     assert_eq!(
         until(&client, "the clocks as they stopped", CLOCKS).await,
-        "black 2:49, white 1:54"
+        "black 2:51, white 1:57"
     );
 
-    // Back to Black's first ply, then White's: the clocks of those plies, not the last ones.
-    for (index, clocks) in [(1, "black 2:49, white 2:57"), (0, "black 3:00, white 2:57")] {
+    // Back to White's second ply, then Black's first: the clocks of those plies, not the
+    // last ones.
+    for (index, clocks) in [(2, "black 3:00, white 1:57"), (1, "black 3:00, white 3:00")] {
         click(&client, &format!("#moves button[data-index='{index}']")).await;
         wait_for(
             &client,
@@ -544,12 +616,12 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
     click(&client, "#rev-live").await;
     assert_eq!(
         until(&client, "the clocks as they stopped again", CLOCKS).await,
-        "black 2:49, white 1:54"
+        "black 2:51, white 1:57"
     );
 
     // The review page browses the same clocks.
     client
-        .goto(&server.url(&format!("/review.html?game={id}&ply=1")))
+        .goto(&server.url(&format!("/review.html?game={id}&ply=3")))
         .await
         .unwrap();
     let review_clocks = "return document.querySelector('#review-clocks:not([hidden])') ?
@@ -557,12 +629,12 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
           .map((c) => `${c.dataset.color} ${c.querySelector('.time').textContent}`).join(', ') : '';";
     assert_eq!(
         until(&client, "the review's clocks", review_clocks).await,
-        "white 2:57, black 3:00"
+        "white 1:57, black 3:00"
     );
     click(&client, "#nav-next").await;
     assert_eq!(
-        until(&client, "the review's clocks at ply 2", review_clocks).await,
-        "white 2:57, black 2:49"
+        until(&client, "the review's clocks at ply 4", review_clocks).await,
+        "white 1:57, black 2:51"
     );
     let took = client
         .execute(
@@ -571,7 +643,7 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
         )
         .await
         .unwrap();
-    assert_eq!(took, "5.0 0:12 1:05");
+    assert_eq!(took, "0:12 1:05 0:11");
     for (width, height) in [(390, 844), (1440, 900)] {
         page_size(&client, width, height).await;
         screenshot(&client, &format!("review-clocks-{width}x{height}.png")).await;

@@ -247,8 +247,11 @@ async fn requests_authorised_by_the_cookie_need_the_csrf_token_and_the_sites_ori
     let (_, game) = white.post(&draw, json!({"action": "accept"})).await;
     assert_eq!(game["status"], "over");
     assert_eq!(game["result"]["reason"], "agreement");
-    assert_eq!(game["ratings"]["white"]["before"], 1500);
-    assert_eq!(game["ratings"]["white"]["after"], 1500, "a draw of equals");
+    assert_eq!(
+        game["ratings"],
+        Value::Null,
+        "a game agreed before its fourth ply counts for nobody"
+    );
     server.stop().await;
 }
 
@@ -287,22 +290,43 @@ async fn a_rated_game_is_played_to_a_flag_and_the_ratings_change_and_survive_a_r
         game["clock"]["left"],
         json!({"white": 60_000, "black": 60_000})
     );
-    assert_eq!(game["clock"]["running"], "white");
+    assert_eq!(
+        game["clock"]["running"],
+        Value::Null,
+        "nothing runs before a ply"
+    );
+    assert_eq!(game["clock"]["first_ply_by"], T0 + 30_000);
 
+    // Each side's clock starts with its own first ply.
     now.advance(2_000);
     let (_, game) = white
         .post(&format!("{path}/moves"), json!({"move": "d6"}))
         .await;
-    assert_eq!(game["clock"]["left"]["white"], 58_000);
+    assert_eq!(game["clock"]["left"]["white"], 60_000);
+    assert_eq!(game["clock"]["first_ply_by"], T0 + 2_000 + 30_000);
     now.advance(1_000);
     let (_, game) = black
         .post(&format!("{path}/moves"), json!({"move": "f4"}))
         .await;
-    assert_eq!(game["clock"]["left"]["black"], 59_000);
-    assert_eq!(game["clock"]["plies"][1], json!([T0 + 3_000, 59_000]));
+    assert_eq!(game["clock"]["left"]["black"], 60_000);
+    assert_eq!(game["clock"]["plies"][1], json!([T0 + 3_000, 60_000]));
+    assert_eq!(game["clock"]["running"], "white");
+    assert_eq!(game["clock"]["first_ply_by"], Value::Null);
+    for (mover, ply) in [(&mut white, "d2"), (&mut black, "b4")] {
+        now.advance(1_000);
+        let (status, game) = mover
+            .post(&format!("{path}/moves"), json!({"move": ply}))
+            .await;
+        assert_eq!(status, 200, "{game}");
+    }
+    let (_, game) = black.get(&path).await;
+    assert_eq!(
+        game["clock"]["left"],
+        json!({"white": 59_000, "black": 59_000})
+    );
 
     // White walks away; nobody is connected to the game when the flag falls.
-    now.advance(58_000);
+    now.advance(59_000);
     assert_eq!(server.app.sweep_clocks().await, 1);
     let (_, game) = black.get(&path).await;
     assert_eq!(game["status"], "over");
@@ -339,7 +363,7 @@ async fn a_rated_game_is_played_to_a_flag_and_the_ratings_change_and_survive_a_r
     assert_eq!(gus["ratings"][0]["games"], 1);
     assert_eq!(gus["history"].as_array().unwrap().len(), 1);
 
-    // A second game whose flag falls while the server is down.
+    // A second game whose first-ply wait runs out while the server is down: aborted.
     let (second, [mut w2, _b2]) = paired(&server, ["hal", "ivy"], "3+2").await;
     w2.post(&format!("/api/games/{second}/moves"), json!({"move": "d6"}))
         .await;
@@ -348,8 +372,9 @@ async fn a_rated_game_is_played_to_a_flag_and_the_ratings_change_and_survive_a_r
     let server = self::server(&db, &now).await;
     assert_eq!(server.app.sweep_clocks().await, 1);
     let (_, game) = server.get(&format!("/api/games/{second}")).await;
-    assert_eq!(game["result"]["reason"], "timeout");
-    assert_eq!(game["result"]["winner"], "white");
+    assert_eq!(game["result"]["reason"], "aborted");
+    assert_eq!(game["result"]["winner"], Value::Null);
+    assert_eq!(game["ratings"], Value::Null);
     let (_, first) = server.get(&path).await;
     assert_eq!(&first["ratings"], ratings, "read back as they were");
     let (_, gus) = server.get(&format!("/api/players/{winner}")).await;
@@ -542,8 +567,28 @@ async fn a_rematch_swaps_the_colours_and_the_chat_is_bounded_and_for_players_onl
         black.post(&rematch, json!({"action": "accept"})).await.0,
         409
     );
-    let (_, accepted) = white.post(&rematch, json!({"action": "accept"})).await;
-    let next = accepted["next_game"].as_str().unwrap().to_owned();
+    // Six accepts at once (a double click, a retried request): one rematch, named by all.
+    let racing: Vec<_> = (0..6)
+        .map(|_| {
+            let mut tab = white.twin();
+            let path = rematch.clone();
+            tokio::spawn(async move { tab.post(&path, json!({"action": "accept"})).await })
+        })
+        .collect();
+    let mut named = Vec::new();
+    for answer in racing {
+        let (status, accepted) = answer.await.unwrap();
+        assert_eq!(status, 200, "accepting is idempotent: {accepted}");
+        named.push(accepted["next_game"].as_str().unwrap().to_owned());
+    }
+    let next = named[0].clone();
+    assert!(named.iter().all(|n| *n == next), "{named:?}");
+    let (_, listed) = white.get("/api/session/games").await;
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        2,
+        "no hidden game: {listed}"
+    );
     let (_, g) = white.get(&format!("/api/games/{next}")).await;
     assert_eq!(g["you"], "black", "the colours are swapped");
     assert_eq!(g["rated"], true);
@@ -555,20 +600,40 @@ async fn a_rematch_swaps_the_colours_and_the_chat_is_bounded_and_for_players_onl
         409
     );
 
-    // The new game: nobody connected; after the wait, White (was Black) claims it.
+    // The new game: nothing is claimed before both sides have played.
     let next_path = format!("/api/games/{next}");
-    let (status, _) = black
-        .post(&format!("{next_path}/claim"), json!({"result": "win"}))
-        .await;
-    assert_eq!(status, 409, "the opponent has not been gone long enough");
-    now.advance(30_000);
+    let claim = format!("{next_path}/claim");
+    let (status, answer) = black.post(&claim, json!({"result": "win"})).await;
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("first ply"),
+        "{answer}"
+    );
     let mut black_socket = black.socket(&format!("{next_path}/ws")).await;
     let presence = next_of(&mut black_socket, "presence").await;
     assert_eq!(presence["connected"]["white"], true);
     assert_eq!(presence["connected"]["black"], false);
-    let (status, won) = black
-        .post(&format!("{next_path}/claim"), json!({"result": "win"}))
+    black
+        .post(&format!("{next_path}/moves"), json!({"move": "d6"}))
         .await;
+    now.advance(20_000);
+    let (status, _) = black.post(&claim, json!({"result": "win"})).await;
+    assert_eq!(
+        status, 409,
+        "Black (was White) has not played: abort, not claim"
+    );
+    // Black plays over HTTP only, without a socket: its requests are its presence.
+    let (status, _) = white
+        .post(&format!("{next_path}/moves"), json!({"move": "f4"}))
+        .await;
+    assert_eq!(status, 200);
+    now.advance(29_000);
+    white.get(&next_path).await;
+    now.advance(2_000);
+    let (status, _) = black.post(&claim, json!({"result": "win"})).await;
+    assert_eq!(status, 409, "a poll 2 s ago counts as being here");
+    now.advance(30_000);
+    let (status, won) = black.post(&claim, json!({"result": "win"})).await;
     assert_eq!(status, 200, "{won}");
     assert_eq!(won["result"]["reason"], "abandonment");
     assert_eq!(won["result"]["winner"], "white");
@@ -689,15 +754,18 @@ async fn an_imported_game_with_a_clock_keeps_one_time_per_ply() {
     now.advance(4000);
     let (status, game) = server.play(id, token, "d2").await;
     assert_eq!(status, 200, "{game}");
-    // The imported plies took no time: the first ply played counts from the clock's start.
-    let plies = json!([[T0, 180_000], [T0, 180_000], [T0 + 4000, 178_000]]);
+    // The imported plies took no time, and White's first ply in the game comes off no clock.
+    let plies = json!([[T0, 180_000], [T0, 180_000], [T0 + 4000, 180_000]]);
     assert_eq!(game["clock"]["plies"], plies);
-    // The same after a restart, from the database.
+    // The same after a restart, from the database; the record's plies are still nobody's:
+    // Black has not played in this game, which can still be aborted, and is awaited.
     server.stop().await;
     let server = self::server(&dir.join("games.db"), &now).await;
     let (_, game) = server.get(&format!("/api/games/{id}")).await;
     assert_eq!(game["moves"], json!(["d6", "f4", "d2"]));
     assert_eq!(game["clock"]["plies"], plies);
+    assert_eq!(game["abortable"], true);
+    assert_eq!(game["waiting_for"], "black");
     server.stop().await;
     std::fs::remove_dir_all(dir).unwrap();
 }

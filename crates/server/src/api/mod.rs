@@ -111,6 +111,10 @@ pub async fn create(
     if let Some(control) = request.clock {
         state.start_clock(control, app.now_ms());
     }
+    // The friend invited by link has not come: nothing runs or is claimed until they do.
+    if request.opponent == Opponent::Friend {
+        state.awaiting = Some(!color);
+    }
     let live = app.create(state).await?;
     let state = live.snapshot().await;
     let body = Created {
@@ -159,11 +163,20 @@ pub async fn game(
     visitor: Visitor,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(&id).await?;
+    // A poll of a seat counts as its presence, and brings a friend invited by link.
+    let player = visitor.player();
+    if let Some(who) = token
+        .as_ref()
+        .map(Holder::Token)
+        .or(player.map(Holder::Player))
+    {
+        app.seen(&live, who, true).await?;
+    }
     let state = live.snapshot().await;
     let you = token
         .as_ref()
         .and_then(|t| state.seat_of(t))
-        .or_else(|| visitor.player().and_then(|p| state.seat_of(p)));
+        .or_else(|| player.and_then(|p| state.seat_of(p)));
     Ok(Json(GameView::new(&state, you, app.now_ms())))
 }
 
@@ -176,8 +189,20 @@ pub(crate) async fn change_by_seat(
     change: impl FnOnce(&GameState, Holder<'_>, crate::clock::Millis) -> Result<GameState, Refusal>,
 ) -> Result<Json<GameView>, ApiError> {
     let live = app.game(id).await?;
+    app.seen(&live, who, false).await?;
     let now = app.now_ms();
-    let state = app.change(&live, |s| change(s, who, now).map(Some)).await?;
+    let state = app
+        .change(&live, |s| {
+            // The first change of a friend invited by link is also their arrival.
+            if s.awaits(who) {
+                let mut came = s.clone();
+                came.came(now);
+                change(&came, who, now).map(Some)
+            } else {
+                change(s, who, now).map(Some)
+            }
+        })
+        .await?;
     Ok(view_for(app, &state, who))
 }
 

@@ -15,7 +15,7 @@ use crate::error::ApiError;
 use crate::game_state::{DrawAction, Refusal};
 use crate::request::{ApiJson, GameIdPath, GivenToken, TokenRequest, holder};
 use crate::response::GameView;
-use crate::seat::{GameId, Seat};
+use crate::seat::Seat;
 use crate::session::Visitor;
 
 /// `POST /api/games/{id}/abort`
@@ -58,6 +58,7 @@ pub async fn claim(
 ) -> Result<Json<GameView>, ApiError> {
     let who = holder(&request.token, &visitor)?;
     let live = app.game(&id).await?;
+    app.seen(&live, who, false).await?;
     let now = app.now_ms();
     let state = app
         .change(&live, |s| {
@@ -93,31 +94,11 @@ pub async fn rematch(
 ) -> Result<Json<GameView>, ApiError> {
     let who = holder(&request.token, &visitor)?;
     let live = app.game(&id).await?;
-    let before = live.snapshot().await;
-    let (_, starts) = before.rematch(who, request.action)?;
-    let next_id = GameId::random();
-    if starts {
-        let next = before.rematch_game(next_id.clone(), app.now_ms());
-        app.create(next).await?;
-    }
-    let state = app
-        .change(&live, |s| {
-            let (mut next, accepted) = s.rematch(who, request.action)?;
-            if accepted != starts {
-                // The game changed meanwhile: the check above no longer holds.
-                return Err(Refusal::Rematched);
-            }
-            if accepted {
-                next.next_game = Some(next_id.clone());
-            }
-            Ok::<_, Refusal>(Some(next))
-        })
-        .await?;
-    if let Some(next) = &state.next_game {
-        if let Ok(game) = app.game(next).await {
-            app.lobby.add_playing(&game.snapshot().await);
-            app.lobby.changed();
-        }
+    app.seen(&live, who, false).await?;
+    let (state, started) = app.rematch(&live, who, request.action).await?;
+    if let Some(next) = &started {
+        app.lobby.add_playing(next);
+        app.lobby.changed();
     }
     Ok(view_for(&app, &state, who))
 }
@@ -153,6 +134,7 @@ pub async fn say(
     let who = holder(&request.token, &visitor)?;
     let text = checked(&request.text)?;
     let live = app.game(&id).await?;
+    app.seen(&live, who, false).await?;
     let state = live.snapshot().await;
     let side = match state.seat_of(who) {
         Some(Seat::One(c)) => c,

@@ -95,6 +95,26 @@ impl Store {
         self.call(move |tx| insert(tx, &game)).await
     }
 
+    /// Writes a finished game that now names its rematch, and the rematch, in one
+    /// transaction: both or neither.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Stale`] when the stored version of `game` is not the one before;
+    /// SQLite's failures.
+    pub async fn insert_rematch(
+        &self,
+        game: &GameState,
+        rematch: &GameState,
+    ) -> Result<(), StoreError> {
+        let (game, rematch) = (game.clone(), rematch.clone());
+        self.call(move |tx| {
+            update(tx, &game)?;
+            insert(tx, &rematch)
+        })
+        .await
+    }
+
     /// Writes a changed game whose version is one more than the stored one, and, when a rated
     /// game has just ended, both players' new ratings. Returns after the commit, with the
     /// rating changes.
@@ -329,9 +349,9 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
              white_level, white_name, white_token, black_level, black_name, black_token,
              ended, draw_offer, version, over, computer_to_move, created, updated,
              white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-             deadline, ended_at, result)
+             deadline, ended_at, result, opening, awaiting)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
     )?
     .execute(params![
         g.id.as_str(),
@@ -361,6 +381,8 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         deadline,
         g.ended_at,
         g.game.outcome().map(outcome_text),
+        g.opening as i64,
+        g.awaiting.map(Color::name),
     ])?;
     append_plies(tx, g, 0)
 }
@@ -397,7 +419,7 @@ fn update(
                  over = ?6, computer_to_move = ?7, updated = ?8, white_ms = ?9, black_ms = ?10,
                  clock_since = ?11, deadline = ?12, ended_at = ?13, white_player = ?14,
                  black_player = ?15, result = ?16, rematch_offer = ?17, next_game = ?18,
-                 takeback_offer = ?19
+                 takeback_offer = ?19, opening = ?20, awaiting = ?21
              WHERE id = ?1 AND version = ?5 - 1",
         )?
         .execute(params![
@@ -420,6 +442,8 @@ fn update(
             g.rematch_offer.map(Color::name),
             g.next_game.as_ref().map(GameId::as_str),
             g.takeback_offer.map(Color::name),
+            g.opening as i64,
+            g.awaiting.map(Color::name),
         ])?;
     if changed != 1 {
         return Err(StoreError::Stale(g.id.to_string()));
@@ -582,6 +606,8 @@ struct Row {
     rematch_offer: Option<String>,
     next_game: Option<String>,
     takeback_offer: Option<String>,
+    opening: i64,
+    awaiting: Option<String>,
 }
 
 pub(super) fn load(
@@ -593,7 +619,7 @@ pub(super) fn load(
             "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created,
                     white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-                    ended_at, rematch_offer, next_game, takeback_offer
+                    ended_at, rematch_offer, next_game, takeback_offer, opening, awaiting
              FROM games WHERE id = ?1",
         )?
         .query_row([id.as_str()], |r| {
@@ -618,6 +644,8 @@ pub(super) fn load(
                 rematch_offer: r.get(22)?,
                 next_game: r.get(23)?,
                 takeback_offer: r.get(24)?,
+                opening: r.get(25)?,
+                awaiting: r.get(26)?,
             })
         })
         .optional()?;
@@ -727,6 +755,16 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
         Some(c) => Some(
             c.parse()
                 .map_err(|_| corrupt(format!("take-back request {c:?}")))?,
+        ),
+    };
+    state.opening = usize::try_from(row.opening)
+        .map_err(|_| corrupt("negative opening".into()))?
+        .min(state.game.plies().len());
+    state.awaiting = match row.awaiting.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.parse()
+                .map_err(|_| corrupt(format!("awaited side {c:?}")))?,
         ),
     };
     state.next_game = match row.next_game.as_deref() {

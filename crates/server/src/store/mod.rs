@@ -30,7 +30,7 @@ mod schema;
 pub use accounts::{AccountResult, PlayerRow};
 pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
 pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
-use schema::{MIGRATE_FROM_1, MIGRATE_FROM_2, SCHEMA, SCHEMA_VERSION, TABLES};
+use schema::{MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, SCHEMA, SCHEMA_VERSION, TABLES};
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -247,6 +247,12 @@ fn prepare(conn: &Connection) -> Result<(), String> {
             "BEGIN; {MIGRATE_FROM_2} PRAGMA user_version = 3; COMMIT;"
         ))
         .map_err(|e| format!("the database cannot be brought to schema 3: {e}"))?;
+    }
+    if (1..=3).contains(&version) {
+        conn.execute_batch(&format!(
+            "BEGIN; {MIGRATE_FROM_3} PRAGMA user_version = 4; COMMIT;"
+        ))
+        .map_err(|e| format!("the database cannot be brought to schema 4: {e}"))?;
     }
     conn.execute_batch(SCHEMA).map_err(sqlite)?;
     conn.execute_batch(&format!(

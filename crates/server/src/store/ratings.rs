@@ -70,8 +70,8 @@ pub(super) fn rating_of(
 }
 
 /// Changes both players' ratings by the result of a rated game that has just ended, and
-/// keeps the change in each one's history. Nothing for a game not rated, without two
-/// players, or without a clock.
+/// keeps the change in each one's history. Nothing for a game that does not count
+/// ([`GameState::counts_for_rating`]: not rated, aborted, or too short) or has no clock.
 pub(super) fn apply(
     tx: &rusqlite::Transaction<'_>,
     g: &GameState,
@@ -82,7 +82,7 @@ pub(super) fn apply(
     let (Some(white), Some(black)) = (g.accounts.white, g.accounts.black) else {
         return Ok(None);
     };
-    if !g.rated || white == black || outcome.reason == morris_core::Reason::Aborted {
+    if !g.counts_for_rating() {
         return Ok(None);
     }
     let variant = g.game.start().rules().variant.name();

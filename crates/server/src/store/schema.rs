@@ -1,7 +1,7 @@
 //! The tables of the database and the steps from older schemas.
 
 /// The schema version written to `PRAGMA user_version`.
-pub(super) const SCHEMA_VERSION: i64 = 3;
+pub(super) const SCHEMA_VERSION: i64 = 4;
 
 /// The tables of a database of morris.
 pub(super) const TABLES: [&str; 7] = [
@@ -47,7 +47,9 @@ CREATE TABLE IF NOT EXISTS games (
     result           TEXT,
     rematch_offer    TEXT,
     next_game        TEXT,
-    takeback_offer   TEXT
+    takeback_offer   TEXT,
+    opening          INTEGER NOT NULL DEFAULT 0,
+    awaiting         TEXT
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
 CREATE TABLE IF NOT EXISTS plies (
@@ -145,4 +147,11 @@ ALTER TABLE games ADD COLUMN next_game TEXT;
 ALTER TABLE games ADD COLUMN takeback_offer TEXT;
 ALTER TABLE plies ADD COLUMN at INTEGER;
 ALTER TABLE plies ADD COLUMN left INTEGER;
+";
+
+/// From schema 3 to 4: the plies of the record each game started from (nobody's in the game)
+/// and the side invited by a link who has not come yet.
+pub(super) const MIGRATE_FROM_3: &str = "
+ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN awaiting TEXT;
 ";

@@ -19,6 +19,17 @@ pub struct Visitor {
 }
 
 impl Visitor {
+    /// The same browser in another tab: the same cookie and CSRF token.
+    pub fn twin(&self) -> Visitor {
+        Visitor {
+            base: self.base.clone(),
+            cookie: self.cookie.clone(),
+            csrf: self.csrf.clone(),
+            player: self.player,
+            client: self.client.clone(),
+        }
+    }
+
     /// A new visitor: `GET /api/session` gives it an anonymous player.
     pub async fn new(base: &str) -> Visitor {
         let client = reqwest::Client::builder()

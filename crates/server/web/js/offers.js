@@ -38,10 +38,20 @@ export function canTakeBack(game, you) {
   if (!game || !you || game.thinking || game.moves.length === 0) return false;
   if (game.result && ['resignation', 'agreement'].includes(game.result.reason)) return false;
   if (you === 'both') return true;
-  if (game.opponent === 'friend') {
-    // Only one's own ply that the friend has not answered, in a game still played.
-    return game.status === 'playing' && colorOfPly(game, game.moves.length - 1) === you;
-  }
+  // Between people a take-back is a request the opponent answers (canAskTakeBack).
+  if (game.opponent === 'friend') return false;
+  return game.moves.some((_, i) => colorOfPly(game, i) === you);
+}
+
+/**
+ * Whether a seat of a game between people can ask to take back its last ply now: the game
+ * is played, the seat has played a ply, and no request is open.
+ * @param {Game | null} game
+ * @param {You} you
+ */
+export function canAskTakeBack(game, you) {
+  if (!game || (you !== 'white' && you !== 'black') || game.opponent !== 'friend') return false;
+  if (game.status !== 'playing' || game.takeback_offer) return false;
   return game.moves.some((_, i) => colorOfPly(game, i) === you);
 }
 

@@ -2,12 +2,12 @@
 // The clocks of a game at any of its plies, from what the server keeps of each ply: when it
 // was played and the time its mover had left after it (`GAME.clock.plies`, `[at, left]`).
 //
-// The server starts the clock of the side to move when the game is created and the other
-// side's clock at the first ply; a ply stops the mover's clock, takes the time spent off and
-// adds the increment (a correspondence ply gives the days again). So a Fischer ply's time is
-// what its mover had before it less what it had after, plus the increment: that holds for
-// each side's first ply too, counted from when that side's clock started. A correspondence
-// ply's time is the gap since the ply before; its first ply's start is not sent.
+// Each side's clock starts with its own first ply: the time before it is not counted and no
+// increment is added (a side that waits too long aborts the game instead). After that a ply
+// stops the mover's clock, takes the time spent off and adds the increment (a correspondence
+// ply gives the days again). So a Fischer ply's time is what its mover had before it less
+// what it had after, plus the increment. A first ply, and a correspondence ply, took the gap
+// since the ply before; the start of the game's first ply is not sent.
 
 import { other, sideOf } from './plies.js';
 
@@ -66,7 +66,7 @@ export function leftAt(clock, start, count) {
 
 /**
  * The time ply `i` took its mover, in milliseconds; null when the record cannot tell (the
- * first ply of a correspondence game, a ply without its time).
+ * game's first ply, a ply without its time).
  * @param {ClockRecord} clock
  * @param {number} i
  * @returns {number | null}
@@ -74,7 +74,7 @@ export function leftAt(clock, start, count) {
 export function spentOn(clock, i) {
   const ply = clock.plies[i];
   if (!ply) return null;
-  if (clock.control.kind === 'correspondence') {
+  if (clock.control.kind === 'correspondence' || i < 2) {
     const before = clock.plies[i - 1];
     return before ? Math.max(0, ply[0] - before[0]) : null;
   }

@@ -4,7 +4,7 @@
 // beside the board (clocks, presence, abort, claim, rematch, chat). Everything the server or
 // a player wrote goes in as textContent.
 
-import { api, setCsrf, tokens } from './api.js';
+import { api, setCsrf } from './api.js';
 import { formatClock, isLow, timeLeft, warnLow } from './clock.js';
 import { leftAt } from './plyclock.js';
 import { play as playSound } from './sound.js';
@@ -12,7 +12,7 @@ import { loadSettings } from './settings.js';
 import { h } from './panels.js';
 import { gameList } from './gamelist.js';
 import { t } from './i18n.js';
-import { takebackDeclined, colorOfPly } from './offers.js';
+import { canAskTakeBack, takebackDeclined } from './offers.js';
 import { clockWords, ratingText } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -650,16 +650,19 @@ function renderTable() {
   const opponent = seat ? (table.you === 'white' ? 'black' : 'white') : null;
   if (table.presence && opponent) {
     const here = table.presence.connected[opponent];
-    if (here) table.seen = g.id;
-    // A friend invited by link who has not come yet has not left: no claim against them.
-    const invited = !here && table.seen !== g.id && Boolean(tokens.invite(g.id)) &&
-      !g.moves.some((_, i) => colorOfPly(g, i) === opponent);
+    // A friend invited by link who has not come yet, or an opponent never seen in this
+    // game (a rematch not yet opened), has not left: nothing is claimed against them.
+    const claimAt = table.presence.claim_at[opponent];
+    const invited = !here && g.waiting_for === opponent;
+    const joining = !here && !invited && !claimAt && g.status === 'playing';
     const line = invited
       ? h('p', 'presence waiting', t('site.friend_waiting'))
-      : h('p', `presence ${here ? 'here' : 'gone'}`, here ? t('site.opponent_here') : t('site.opponent_gone'));
+      : joining
+        ? h('p', 'presence waiting', t('site.opponent_joining'))
+        : h('p', `presence ${here ? 'here' : 'gone'}`, here ? t('site.opponent_here') : t('site.opponent_gone'));
     el.append(line);
-    const claimAt = table.presence.claim_at[opponent];
-    if (!here && !invited && claimAt && g.status === 'playing') {
+    // Before both sides have played the game is aborted, not claimed.
+    if (!here && !invited && !joining && claimAt && g.status === 'playing' && !g.abortable) {
       const wait = claimAt - table.presence.now - (Date.now() - table.presenceAt);
       if (wait > 0) {
         el.append(h('p', 'fine countdown', t('site.claim_in', { seconds: Math.ceil(wait / 1000) })));
@@ -672,9 +675,15 @@ function renderTable() {
       }
     }
   }
+  const firstBy = g.status === 'playing' ? g.clock?.first_ply_by : null;
+  if (firstBy) {
+    const wait = firstBy - g.clock.now - (Date.now() - table.received);
+    const seconds = Math.max(0, Math.ceil(wait / 1000));
+    el.append(h('p', 'fine countdown first-ply', g.turn === table.you
+      ? t('site.first_ply_you', { seconds })
+      : t('site.first_ply_other', { side: t(`color.${g.turn}`), seconds })));
+  }
   if (seat && g.status === 'playing') {
-    // Plies alternate: on one's turn with two plies played, one's own last ply was answered.
-    const answered = g.moves.length >= 2 && g.turn === table.you;
     if (g.takeback_offer && g.takeback_offer !== table.you) {
       el.append(h('p', '', t('site.takeback_offered')));
       const yes = h('button', 'small primary', t('draw.accept'));
@@ -684,7 +693,7 @@ function renderTable() {
       el.append(yes, no);
     } else if (g.takeback_offer === table.you) {
       el.append(h('p', 'fine', t('site.takeback_sent')));
-    } else if (answered && table.declined !== `${g.id}|${g.moves.length}`) {
+    } else if (canAskTakeBack(g, table.you) && table.declined !== `${g.id}|${g.moves.length}`) {
       // A declined request is not asked again before the next ply.
       const b = h('button', 'small', t('site.takeback_ask'));
       b.type = 'button';
@@ -779,6 +788,11 @@ export function gameChanged(game, you, token) {
   if (takebackDeclined(table.game, game, you)) {
     table.declined = `${game.id}|${game.moves.length}`;
     showNotice(() => t('site.takeback_declined'));
+  }
+  // A rematch agreed while the game is open takes both players into it, on every page.
+  if (!first && game.next_game && !table.game?.next_game && (you === 'white' || you === 'black')) {
+    location.assign(`/g/${encodeURIComponent(game.next_game)}`);
+    return;
   }
   table.game = game;
   table.received = Date.now();
@@ -908,7 +922,7 @@ export async function initSite(options) {
   }
   table.ticker = setInterval(() => {
     drawClocks();
-    if (table.presence && table.game?.status === 'playing') {
+    if (table.game?.status === 'playing') {
       const c = document.querySelector('#table-card .countdown');
       if (c) renderTable();
     }

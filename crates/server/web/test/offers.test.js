@@ -1,7 +1,7 @@
 // What the page offers in a game (js/offers.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colorOfPly, canTakeBack, canEnd, canOfferDraw, canCoach, takebackDeclined, ownTakeback } from '../js/offers.js';
+import { colorOfPly, canTakeBack, canAskTakeBack, canEnd, canOfferDraw, canCoach, takebackDeclined, ownTakeback } from '../js/offers.js';
 
 const START = '.../.../.../....../.../.../... w 9 9 0 1';
 /** @param {object} fields */
@@ -25,12 +25,15 @@ test('take back against the computer needs a ply of one\'s own, and no thinking'
   assert.equal(canTakeBack(game({ moves: ['d6'] }), null), false);
 });
 
-test('take back between friends only before the answer, while the game is on', () => {
+test('between people a take-back is always a request, asked while the game is on', () => {
   const friend = { opponent: 'friend' };
-  assert.equal(canTakeBack(game({ ...friend, moves: ['d6'] }), 'white'), true);
-  assert.equal(canTakeBack(game({ ...friend, moves: ['d6', 'f4'] }), 'white'), false);
-  assert.equal(canTakeBack(game({ ...friend, moves: ['d6', 'f4'] }), 'black'), true);
-  assert.equal(canTakeBack(game({ ...friend, moves: ['d6'], status: 'over', result: { winner: 'white', reason: 'blocked' } }), 'white'), false);
+  assert.equal(canTakeBack(game({ ...friend, moves: ['d6'] }), 'white'), false, 'never at once');
+  assert.equal(canAskTakeBack(game({ ...friend, moves: ['d6'] }), 'white'), true, 'before the answer too');
+  assert.equal(canAskTakeBack(game({ ...friend, moves: ['d6'] }), 'black'), false, 'no ply of Black\'s');
+  assert.equal(canAskTakeBack(game({ ...friend, moves: ['d6', 'f4'] }), 'white'), true);
+  assert.equal(canAskTakeBack(game({ ...friend, moves: ['d6', 'f4'], takeback_offer: 'black' }), 'white'), false, 'one request at a time');
+  assert.equal(canAskTakeBack(game({ ...friend, moves: ['d6'], status: 'over', result: { winner: 'white', reason: 'blocked' } }), 'white'), false);
+  assert.equal(canAskTakeBack(game({ opponent: 'computer', moves: ['d6'] }), 'white'), false);
 });
 
 test('no take back after a resignation or an agreed draw; on one device the last ply', () => {

@@ -43,13 +43,19 @@ test('at the end of a finished game the clocks stand as they stopped', () => {
 });
 
 test('a Fischer ply took what its mover had before less what it had after, plus the increment', () => {
-  assert.equal(spentOn(blitz, 0), 5000, 'White\'s first ply counts from the start of the game');
-  assert.equal(spentOn(blitz, 1), 12300, 'Black\'s first ply counts from White\'s');
-  assert.equal(spentOn(blitz, 2), 65000);
-  assert.equal(spentOn(blitz, 3), null, 'no such ply');
-  assert.deepEqual([0, 1, 2].map((i) => formatClock(spentOn(blitz, i))), ['5.0', '0:12', '1:05']);
-  const instant = { control: { kind: 'fischer', base: 60, increment: 5 }, plies: [[T0, 65000]] };
-  assert.equal(spentOn(instant, 0), 0, 'never below nothing');
+  // Each side's first ply comes off no clock: 3+2, White's first ply at 5 s, Black's 12.3 s
+  // later, then White thinks 65 s.
+  const played = {
+    control: { kind: 'fischer', base: 180, increment: 2 },
+    plies: [[T0 + 5000, 180000], [T0 + 17300, 180000], [T0 + 82300, 117000]],
+  };
+  assert.equal(spentOn(played, 0), null, 'the start of the game\'s first ply is not sent');
+  assert.equal(spentOn(played, 1), 12300, 'Black\'s first ply counts from White\'s');
+  assert.equal(spentOn(played, 2), 65000);
+  assert.equal(spentOn(played, 3), null, 'no such ply');
+  assert.deepEqual([1, 2].map((i) => formatClock(spentOn(played, i))), ['0:12', '1:05']);
+  const instant = { control: { kind: 'fischer', base: 60, increment: 5 }, plies: [[T0, 60000], [T0, 60000], [T0, 65000]] };
+  assert.equal(spentOn(instant, 2), 0, 'never below nothing');
 });
 
 test('a correspondence ply took the time since the ply before', () => {
