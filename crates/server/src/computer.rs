@@ -248,9 +248,8 @@ impl Computer {
         Ok(graded(Source::Engine, result.depth, scored, board))
     }
 
-    /// Whether the computer, playing `color`, accepts a draw offered now: when its own search
-    /// finds it worse off (a quarter of a piece or more, or lost), or when the position is
-    /// level after at least 40 plies.
+    /// Whether the computer, playing `color`, accepts a draw offered now, as
+    /// [`accepts_draw_at`] judges its own search.
     ///
     /// # Errors
     ///
@@ -271,10 +270,22 @@ impl Computer {
         } else {
             result.score.parent()
         };
-        Ok(match own {
-            Score::Mate(n) => n <= 0,
-            Score::Cp(cp) => cp <= -25 || (cp.abs() <= 10 && plies >= 40),
-        })
+        Ok(accepts_draw_at(own, plies))
+    }
+}
+
+/// The plies of a game's opening, in which the computer plays on rather than agree a draw.
+pub const OPENING_PLIES: usize = 40;
+
+/// Whether the computer accepts a draw when its search scores its own side `own` after
+/// `plies` plies: in the opening (before [`OPENING_PLIES`]) only when it sees a forced loss;
+/// after it, also when it stands worse by a quarter of a piece or more, or the position is
+/// level.
+pub fn accepts_draw_at(own: Score, plies: usize) -> bool {
+    match own {
+        Score::Mate(n) => n <= 0,
+        Score::Cp(_) if plies < OPENING_PLIES => false,
+        Score::Cp(cp) => cp <= -25 || cp.abs() <= 10,
     }
 }
 
@@ -377,6 +388,21 @@ pub fn grade(best: Score, score: Score) -> Grade {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_computer_plays_the_opening_on_unless_it_sees_a_forced_loss() {
+        // The empty board: the side not to move scores itself a little worse.
+        for plies in [0, 1, 20, OPENING_PLIES - 1] {
+            assert!(!accepts_draw_at(Score::Cp(-30), plies), "ply {plies}");
+            assert!(!accepts_draw_at(Score::Cp(0), plies), "ply {plies}");
+            assert!(!accepts_draw_at(Score::Cp(-400), plies), "ply {plies}");
+            assert!(accepts_draw_at(Score::Mate(-7), plies), "a forced loss");
+        }
+        assert!(accepts_draw_at(Score::Cp(-30), OPENING_PLIES));
+        assert!(accepts_draw_at(Score::Cp(5), OPENING_PLIES));
+        assert!(!accepts_draw_at(Score::Cp(60), OPENING_PLIES));
+        assert!(!accepts_draw_at(Score::Mate(5), OPENING_PLIES));
+    }
 
     #[test]
     fn grades_follow_the_loss() {

@@ -166,6 +166,7 @@ impl From<Refusal> for ApiError {
             | Refusal::StillPlaying
             | Refusal::Rematched
             | Refusal::NotStarted => ApiError::Conflict(message),
+            Refusal::OfferTooSoon => ApiError::Busy(message),
         }
     }
 }

@@ -22,6 +22,33 @@ pub const FIRST_PLY_GRACE: Millis = 30_000;
 /// for nobody.
 pub const MIN_RATED_PLIES: usize = 4;
 
+/// How many plies must be played after a side's draw offer was declined before it offers
+/// again.
+pub const OFFER_GAP: usize = 4;
+
+/// The offers each side made that were declined, as the game's ply count at the decline: what
+/// bounds offers made again and again. Kept in memory with the game only (a restart forgets
+/// it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declined {
+    /// A draw offer: again after [`OFFER_GAP`] plies.
+    pub draw: ByColor<Option<usize>>,
+    /// A take-back request: again after the next ply.
+    pub takeback: ByColor<Option<usize>>,
+    /// A rematch offer: once a game.
+    pub rematch: ByColor<bool>,
+}
+
+impl Default for Declined {
+    fn default() -> Declined {
+        Declined {
+            draw: ByColor::new(None, None),
+            takeback: ByColor::new(None, None),
+            rematch: ByColor::new(false, false),
+        }
+    }
+}
+
 /// Why a game refuses a change. The domain speaks no HTTP: the edge turns each refusal into
 /// the API's error (`From<Refusal> for ApiError`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +89,8 @@ pub enum Refusal {
     Rematched,
     /// A side has not yet played its first ply: the game can be aborted, not claimed.
     NotStarted,
+    /// The side's last offer of this kind was declined too recently.
+    OfferTooSoon,
 }
 
 impl fmt::Display for Refusal {
@@ -99,6 +128,11 @@ impl fmt::Display for Refusal {
             ),
             Refusal::StillPlaying => f.write_str("a rematch is offered once the game is over"),
             Refusal::Rematched => f.write_str("the rematch has started already"),
+            Refusal::OfferTooSoon => write!(
+                f,
+                "your last offer was declined: offer a draw again after {OFFER_GAP} more plies, \
+                 a take-back after the next ply, a rematch only once"
+            ),
             Refusal::NotStarted => f.write_str(
                 "a side has not played its first ply yet: the game can be aborted, not claimed",
             ),
@@ -153,6 +187,8 @@ pub struct GameState {
     /// The side invited by a link who has not come yet: until it comes, no clock runs and
     /// nothing is claimed against it.
     pub awaiting: Option<Color>,
+    /// The offers declined, that bound offers made again.
+    pub declined: Declined,
 }
 
 /// When a ply was played and, with a clock, the time its mover had left after it.
@@ -213,6 +249,7 @@ impl GameState {
             takeback_offer: None,
             opening: game_plies,
             awaiting: None,
+            declined: Declined::default(),
         }
     }
 
@@ -659,6 +696,16 @@ impl GameState {
                     Seat::One(c) => c,
                     Seat::Both => self.game.position().turn(),
                 };
+                let plies = self.game.plies().len();
+                if seat != Seat::Both
+                    && self
+                        .declined
+                        .draw
+                        .get(by)
+                        .is_some_and(|at| plies < at + OFFER_GAP)
+                {
+                    return Err(Refusal::OfferTooSoon);
+                }
                 let mut next = self.next();
                 next.draw_offer = Some(by);
                 Ok(Some(next))
@@ -675,6 +722,8 @@ impl GameState {
                 if action == DrawAction::Accept {
                     next.game.agree_draw();
                     next.finish(now);
+                } else {
+                    *next.declined.draw.get_mut(by) = Some(self.game.plies().len());
                 }
                 Ok(Some(next))
             }
@@ -708,6 +757,10 @@ impl GameState {
                 if self.back_to_last_of(mine) == 0 {
                     return Err(Refusal::NothingToTakeBack);
                 }
+                let plies = self.game.plies().len();
+                if *self.declined.takeback.get(mine) == Some(plies) {
+                    return Err(Refusal::OfferTooSoon);
+                }
                 let mut next = self.next();
                 next.takeback_offer = Some(mine);
                 Ok(next)
@@ -724,6 +777,7 @@ impl GameState {
                 }
                 let mut next = self.next();
                 next.takeback_offer = None;
+                *next.declined.takeback.get_mut(by) = Some(self.game.plies().len());
                 Ok(next)
             }
         }
@@ -822,6 +876,9 @@ impl GameState {
                 if self.rematch_offer.is_some() {
                     return Err(Refusal::DrawAlreadyOffered);
                 }
+                if *self.declined.rematch.get(mine) && seat != Seat::Both {
+                    return Err(Refusal::OfferTooSoon);
+                }
                 next.rematch_offer = Some(mine);
                 Ok(Some((next, false)))
             }
@@ -833,6 +890,9 @@ impl GameState {
                     return Err(Refusal::OwnDrawOffer);
                 }
                 next.rematch_offer = None;
+                if action == DrawAction::Decline {
+                    *next.declined.rematch.get_mut(by) = true;
+                }
                 Ok(Some((next, action == DrawAction::Accept)))
             }
         }
@@ -993,6 +1053,56 @@ mod tests {
             agreed.takeback(&white, 0).unwrap_err(),
             Refusal::EndedByAgreement
         );
+    }
+
+    #[test]
+    fn declined_offers_are_not_made_again_at_once() {
+        let (s, white, black) = state(Opponent::Friend);
+        let offer = |s: &GameState, who: &Token| s.draw(who, DrawAction::Offer, false, 0);
+        let offered = offer(&s, &white).unwrap().unwrap();
+        let declined = offered
+            .draw(&black, DrawAction::Decline, false, 0)
+            .unwrap()
+            .unwrap();
+        assert_eq!(offer(&declined, &white).unwrap_err(), Refusal::OfferTooSoon);
+        assert!(offer(&declined, &black).is_ok(), "the other side may offer");
+        let mut later = declined;
+        for (i, ply) in ["d6", "f4", "d2"].iter().enumerate() {
+            later = later
+                .play(if i % 2 == 0 { &white } else { &black }, &p(ply), 0)
+                .unwrap();
+            assert_eq!(offer(&later, &white).unwrap_err(), Refusal::OfferTooSoon);
+        }
+        let later = later.play(&black, &p("b4"), 0).unwrap();
+        assert!(offer(&later, &white).is_ok(), "after {OFFER_GAP} plies");
+
+        // A take-back request declined is not asked again before the next ply.
+        let asked = later
+            .takeback_request(&white, DrawAction::Offer, 0)
+            .unwrap();
+        let no = asked
+            .takeback_request(&black, DrawAction::Decline, 0)
+            .unwrap();
+        assert_eq!(
+            no.takeback_request(&white, DrawAction::Offer, 0)
+                .unwrap_err(),
+            Refusal::OfferTooSoon
+        );
+        let on = no.play(&white, &p("d1"), 0).unwrap();
+        assert!(on.takeback_request(&white, DrawAction::Offer, 0).is_ok());
+
+        // A rematch offer declined is not made again.
+        let over = on.resign(&black, 0).unwrap();
+        let (offered, _) = over.rematch(&white, DrawAction::Offer).unwrap().unwrap();
+        let (no, _) = offered
+            .rematch(&black, DrawAction::Decline)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            no.rematch(&white, DrawAction::Offer).unwrap_err(),
+            Refusal::OfferTooSoon
+        );
+        assert!(no.rematch(&black, DrawAction::Offer).is_ok());
     }
 
     #[test]

@@ -216,7 +216,8 @@ async fn requests_authorised_by_the_cookie_need_the_csrf_token_and_the_sites_ori
     let (status, _) = stranger.post(&moves, json!({"move": "f4"})).await;
     assert_eq!(status, 403, "a session that holds no seat");
 
-    // A take-back asked after the answer: declined, asked again, accepted.
+    // A take-back asked after the answer: declined; asked again before a ply: too soon; a ply
+    // later asked and accepted.
     let (status, _) = black.post(&moves, json!({"move": "f4"})).await;
     assert_eq!(status, 200);
     let takeback = format!("/api/games/{id}/takeback");
@@ -225,16 +226,23 @@ async fn requests_authorised_by_the_cookie_need_the_csrf_token_and_the_sites_ori
     assert_eq!(asked["takeback_offer"], "white");
     let (_, declined) = black.post(&takeback, json!({"action": "decline"})).await;
     assert_eq!(declined["moves"], json!(["d6", "f4"]));
+    let (status, _) = white.post(&takeback, json!({"action": "offer"})).await;
+    assert_eq!(status, 429);
+    let (status, _) = white.post(&moves, json!({"move": "d2"})).await;
+    assert_eq!(status, 200);
+    let (status, _) = black.post(&moves, json!({"move": "b4"})).await;
+    assert_eq!(status, 200);
     white.post(&takeback, json!({"action": "offer"})).await;
     let (_, accepted) = black.post(&takeback, json!({"action": "accept"})).await;
     assert_eq!(
         accepted["moves"],
-        json!([]),
+        json!(["d6", "f4"]),
         "White's ply and Black's answer are taken back"
     );
     assert_eq!(accepted["takeback_offer"], Value::Null);
 
-    // A draw offered, declined, offered again and accepted.
+    // A draw offered and declined; offered again at once: too soon (429); offered by the
+    // other side and accepted.
     let draw = format!("/api/games/{id}/draw");
     let (status, game) = black.post(&draw, json!({"action": "offer"})).await;
     assert_eq!(status, 200, "{game}");
@@ -243,8 +251,14 @@ async fn requests_authorised_by_the_cookie_need_the_csrf_token_and_the_sites_ori
     let (_, game) = white.post(&draw, json!({"action": "decline"})).await;
     assert_eq!(game["draw_offer"], Value::Null);
     assert_eq!(game["status"], "playing");
-    black.post(&draw, json!({"action": "offer"})).await;
-    let (_, game) = white.post(&draw, json!({"action": "accept"})).await;
+    let (status, again) = black.post(&draw, json!({"action": "offer"})).await;
+    assert_eq!(status, 429, "{again}");
+    assert!(
+        again["error"].as_str().unwrap().contains("declined"),
+        "{again}"
+    );
+    white.post(&draw, json!({"action": "offer"})).await;
+    let (_, game) = black.post(&draw, json!({"action": "accept"})).await;
     assert_eq!(game["status"], "over");
     assert_eq!(game["result"]["reason"], "agreement");
     assert_eq!(
