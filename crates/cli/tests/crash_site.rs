@@ -185,15 +185,23 @@ async fn sigkill_loses_no_acknowledged_ply_clock_or_rating() {
     }
     // One rated game ends by resignation before the kill: its rating change is acknowledged.
     let (done, white, black) = pair(&client, &base, &players[0], &players[1]).await;
-    post(
-        &client,
-        &base,
-        &white,
-        &format!("/api/games/{done}/moves"),
-        json!({"move": "d6"}),
-    )
-    .await
-    .unwrap();
+    // A game counts for the ratings from its fourth ply.
+    for (mover, ply) in [
+        (&white, "d6"),
+        (&black, "f4"),
+        (&white, "d2"),
+        (&black, "b4"),
+    ] {
+        post(
+            &client,
+            &base,
+            mover,
+            &format!("/api/games/{done}/moves"),
+            json!({"move": ply}),
+        )
+        .await
+        .unwrap();
+    }
     let over = post(
         &client,
         &base,

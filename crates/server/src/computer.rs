@@ -82,6 +82,15 @@ impl Computer {
     }
 
     /// The tablebase that searches probe, if any.
+    /// The problems met with table files since the last call (a damaged file, named), each
+    /// said once.
+    pub fn tablebase_problems(&self) -> Vec<String> {
+        self.tablebase
+            .as_ref()
+            .map(|t| t.take_problems())
+            .unwrap_or_default()
+    }
+
     pub(crate) fn tablebase(&self) -> Option<Arc<dyn Probe>> {
         self.tablebase.clone()
     }

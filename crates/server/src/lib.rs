@@ -268,6 +268,11 @@ pub async fn serve(
                 if dropped > 0 {
                     tracing::debug!("{dropped} idle games left memory");
                 }
+                // A table file found damaged (at start, or since) is named once; the
+                // others are used.
+                for problem in app.computer.tablebase_problems() {
+                    tracing::warn!("tablebase: {}", crate::error::log_safe(&problem));
+                }
             }
         })
     };

@@ -29,31 +29,40 @@ pub struct EngineTables {
     by_rules: RwLock<HashMap<[u8; 8], Arc<Tablebase>>>,
     placing: AtomicBool,
     background: Option<Background>,
+    /// What went wrong when the folder was opened, not yet reported.
+    opening: std::sync::Mutex<Vec<String>>,
 }
 
 impl EngineTables {
     /// Opens a folder of tables, creating it if needed, and builds the 3-3 sector of Nine
     /// Men's Morris if it is missing (a few seconds), so that the three-against-three endgame
-    /// is always played perfectly.
+    /// is always played perfectly. A 3-3 file that is damaged, or cannot be built (a folder
+    /// that cannot be written), is no reason to refuse the folder: that sector is not used,
+    /// the others are, and what went wrong is the first of [`Probe::take_problems`].
     ///
     /// # Errors
     ///
-    /// When the folder cannot be created or the sector cannot be built or read.
+    /// When the folder cannot be created.
     pub fn open(dir: impl Into<PathBuf>) -> Result<EngineTables, TbError> {
         let dir = dir.into();
         std::fs::create_dir_all(&dir).map_err(|e| TbError::io(&dir, e))?;
         let nine = Variant::Nine.rules();
-        build(
+        let built = build(
             &BuildOptions::new(nine, &dir),
             &[Sector::moving(3, 3)],
             |_| {},
-        )?;
+        );
+        let opening = match built {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![format!("sector 3-3 of nine is not used: {e}")],
+        };
         let placing = AtomicBool::new(holds_placing(&dir));
         Ok(EngineTables {
             dir,
             by_rules: RwLock::new(HashMap::new()),
             placing,
             background: None,
+            opening: std::sync::Mutex::new(opening),
         })
     }
 
@@ -97,6 +106,7 @@ impl EngineTables {
             dir,
             by_rules: RwLock::new(HashMap::new()),
             background,
+            opening: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -169,12 +179,16 @@ impl Probe for EngineTables {
     }
 
     fn take_problems(&self) -> Vec<String> {
-        self.by_rules
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .flat_map(|tb| tb.take_problems())
-            .collect()
+        let mut problems =
+            std::mem::take(&mut *self.opening.lock().unwrap_or_else(|e| e.into_inner()));
+        problems.extend(
+            self.by_rules
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .values()
+                .flat_map(|tb| tb.take_problems()),
+        );
+        problems
     }
 }
 

@@ -197,3 +197,49 @@ fn accuracy_is_judged_by_the_tables() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_damaged_file_is_skipped_and_named_and_the_other_tables_are_used() {
+    let dir = temp_dir("engine-damaged");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Three Men's Morris' moving tables, whole; nine's 3-3 file cut to 10 bytes.
+    let three = Variant::Three.rules();
+    morris_tablebase::build(
+        &morris_tablebase::BuildOptions::new(three, &dir),
+        &[Sector::moving(3, 3)],
+        |_| {},
+    )
+    .unwrap();
+    std::fs::write(dir.join("nine-3-3.mtb"), [0u8; 10]).unwrap();
+
+    let tables = EngineTables::open(&dir).expect("one damaged file does not refuse the folder");
+    let problems = tables.take_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("nine-3-3.mtb"), "{problems:?}");
+    assert!(tables.take_problems().is_empty(), "said once");
+
+    let answered = (0u32..512)
+        .filter_map(|bits| {
+            let us = bits & 0o777;
+            let them = (bits.rotate_left(4) ^ 0o525) & 0o777 & !us;
+            (us.count_ones() == 3 && them.count_ones() == 3)
+                .then(|| position(&three, Sector::moving(3, 3), us, them))
+                .flatten()
+        })
+        .filter(|pos| tables.value(pos).is_some())
+        .count();
+    assert!(answered > 0, "Three Men's Morris is still answered");
+    let nine = Variant::Nine.rules();
+    let pos = (0u32..24)
+        .find_map(|i| {
+            position(
+                &nine,
+                Sector::moving(3, 3),
+                0b111 << i,
+                0b111 << ((i + 12) % 21),
+            )
+        })
+        .expect("a 3-3 position of nine");
+    assert_eq!(tables.value(&pos), None, "the damaged sector is not used");
+    let _ = std::fs::remove_dir_all(dir);
+}
