@@ -101,6 +101,11 @@ pub struct Limits {
     pub idle: Duration,
     /// WebSockets open at once; more are refused until some close.
     pub max_sockets: usize,
+    /// WebSockets open at once from one client address (an IPv6 /64 counting as one).
+    pub sockets_per_addr: usize,
+    /// How long a game's WebSocket may say nothing before it is closed (the page pings
+    /// every 30 seconds).
+    pub socket_idle: Duration,
     /// How long a watcher may take to accept an update before its WebSocket is closed.
     pub send_timeout: Duration,
     /// The bounds of hints and analyses waiting for the engine.
@@ -127,6 +132,8 @@ impl Default for Limits {
             max_ws_message: 4 * 1024,
             idle: Duration::from_secs(600),
             max_sockets: 10_000,
+            sockets_per_addr: 16,
+            socket_idle: Duration::from_secs(90),
             send_timeout: Duration::from_secs(15),
             coaching: QueueLimits::default(),
             retry: Retry::default(),
@@ -182,8 +189,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Games created per client address.
     pub creations: RateLimiter,
-    /// One permit per WebSocket that may be open.
-    pub sockets: Arc<tokio::sync::Semaphore>,
+    /// The WebSockets open, in all and per client address.
+    pub sockets: Arc<crate::connections::Budget>,
     /// Where the time of clocks comes from.
     pub now: Arc<dyn Now>,
     /// Sign-ins, sign-ups and password changes per client address.
@@ -248,7 +255,7 @@ impl AppState {
             computer,
             limits,
             creations: RateLimiter::new(limits.games_per_minute, Duration::from_secs(60)),
-            sockets: Arc::new(tokio::sync::Semaphore::new(limits.max_sockets)),
+            sockets: crate::connections::Budget::new(limits.max_sockets, limits.sockets_per_addr),
             now,
             sign_ins: RateLimiter::new(limits.sign_ins_per_minute, Duration::from_secs(60)),
             sessions: crate::session::Sessions::default(),

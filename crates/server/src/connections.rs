@@ -97,53 +97,116 @@ static OVER_ALL: Notice = Notice::new("refused: as many connections open as allo
 static SLOW_HEAD: Notice = Notice::new("closed: no request head in time");
 static IDLE: Notice = Notice::new("closed: no byte moved for too long");
 
-/// The connections open, in all and per address.
+/// The group a client address is counted in: itself for IPv4, its /64 network for IPv6 (one
+/// subscriber is given a whole /64), the IPv4 address inside an IPv4-mapped one.
+pub fn client_group(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !((1u128 << 64) - 1),
+            )),
+        },
+    }
+}
+
+/// Things open at once (connections, WebSockets), counted in all and per client group
+/// ([`client_group`]).
 #[derive(Debug)]
-struct Counts {
-    limits: ConnectionLimits,
+pub struct Budget {
+    max: usize,
+    per_addr: usize,
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
 
-/// A connection counted open; uncounted when dropped.
+/// One thing counted open in a [`Budget`]; uncounted when released or dropped.
 #[derive(Debug)]
-struct Ticket {
-    counts: Arc<Counts>,
-    addr: IpAddr,
+pub struct Ticket(Arc<Held>);
+
+#[derive(Debug)]
+struct Held {
+    budget: Arc<Budget>,
+    group: IpAddr,
+    released: std::sync::atomic::AtomicBool,
 }
 
-impl Counts {
+impl Held {
+    fn release(&self) {
+        if self.released.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let mut open = self.budget.lock();
+        open.0 -= 1;
+        if let Some(n) = open.1.get_mut(&self.group) {
+            *n -= 1;
+            if *n == 0 {
+                open.1.remove(&self.group);
+            }
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// The ticket of the HTTP connection a request came on, in the request's extensions: a
+/// request that turns its connection into a WebSocket releases it (the socket is counted in
+/// the sockets' own budget), so that WebSockets never take the room of pages and plies.
+#[derive(Debug, Clone)]
+pub struct ConnectionTicket(Arc<Held>);
+
+impl ConnectionTicket {
+    /// The connection no longer counts among the HTTP connections.
+    pub fn release(&self) {
+        self.0.release();
+    }
+}
+
+impl Budget {
+    /// A budget of `max` in all and `per_addr` per client group.
+    pub fn new(max: usize, per_addr: usize) -> Arc<Budget> {
+        Arc::new(Budget {
+            max,
+            per_addr,
+            open: Mutex::new((0, HashMap::new())),
+        })
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, (usize, HashMap<IpAddr, usize>)> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn admit(self: &Arc<Self>, addr: IpAddr) -> Result<Ticket, &'static Notice> {
+    /// How many are open in all.
+    pub fn open(&self) -> usize {
+        self.lock().0
+    }
+
+    fn take(self: &Arc<Self>, addr: IpAddr) -> Result<Ticket, &'static Notice> {
+        let group = client_group(addr);
         let mut open = self.lock();
-        if open.0 >= self.limits.max {
+        if open.0 >= self.max {
             return Err(&OVER_ALL);
         }
-        let mine = open.1.entry(addr).or_insert(0);
-        if *mine >= self.limits.per_addr {
+        let mine = open.1.entry(group).or_insert(0);
+        if *mine >= self.per_addr {
             return Err(&OVER_ADDR);
         }
         *mine += 1;
         open.0 += 1;
-        Ok(Ticket {
-            counts: self.clone(),
-            addr,
-        })
+        Ok(Ticket(Arc::new(Held {
+            budget: self.clone(),
+            group,
+            released: std::sync::atomic::AtomicBool::new(false),
+        })))
     }
-}
 
-impl Drop for Ticket {
-    fn drop(&mut self) {
-        let mut open = self.counts.lock();
-        open.0 -= 1;
-        if let Some(n) = open.1.get_mut(&self.addr) {
-            *n -= 1;
-            if *n == 0 {
-                open.1.remove(&self.addr);
-            }
-        }
+    /// One more open for `addr`, if its group and the whole have room.
+    pub fn admit(self: &Arc<Self>, addr: IpAddr) -> Option<Ticket> {
+        self.take(addr).ok()
     }
 }
 
@@ -217,10 +280,7 @@ pub async fn serve(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let counts = Arc::new(Counts {
-        limits,
-        open: Mutex::new((0, HashMap::new())),
-    });
+    let counts = Budget::new(limits.max, limits.per_addr);
     let (stop, stopping) = watch::channel(false);
     let mut tasks = JoinSet::new();
     tokio::pin!(shutdown);
@@ -241,7 +301,7 @@ pub async fn serve(
                 continue;
             }
         };
-        let ticket = match counts.admit(peer.ip()) {
+        let ticket = match counts.take(peer.ip()) {
             Ok(ticket) => ticket,
             Err(notice) => {
                 notice.bump(peer.ip());
@@ -287,6 +347,7 @@ async fn connection(
 ) {
     let epoch = Instant::now();
     let moved = Arc::new(AtomicU64::new(0));
+    let handle = ConnectionTicket(ticket.0.clone());
     let io = TokioIo::new(Tracked {
         stream,
         moved: moved.clone(),
@@ -295,6 +356,7 @@ async fn connection(
     });
     let service = router.map_request(move |mut request: Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
+        request.extensions_mut().insert(handle.clone());
         request
     });
     let mut builder = http1::Builder::new();
@@ -352,22 +414,38 @@ mod tests {
 
     #[test]
     fn connections_are_counted_per_address_and_in_all() {
-        let counts = Arc::new(Counts {
-            limits: ConnectionLimits {
-                max: 3,
-                per_addr: 2,
-                ..ConnectionLimits::default()
-            },
-            open: Mutex::new((0, HashMap::new())),
-        });
+        let counts = Budget::new(3, 2);
         let a = IpAddr::from([10, 0, 0, 1]);
         let b = IpAddr::from([10, 0, 0, 2]);
         let first = counts.admit(a).unwrap();
         let _second = counts.admit(a).unwrap();
-        assert!(counts.admit(a).is_err());
+        assert!(counts.admit(a).is_none());
         let _third = counts.admit(b).unwrap();
-        assert!(counts.admit(b).is_err(), "over the limit in all");
+        assert!(counts.admit(b).is_none(), "over the limit in all");
         drop(first);
-        assert!(counts.admit(a).is_ok());
+        assert!(counts.admit(a).is_some());
+    }
+
+    #[test]
+    fn an_ipv6_network_counts_as_one_client_and_a_release_counts_once() {
+        let counts = Budget::new(100, 2);
+        let host = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 7, 0, 0, 0, last]);
+        let _a = counts.admit(host(1)).unwrap();
+        let b = counts.admit(host(2)).unwrap();
+        assert!(counts.admit(host(3)).is_none(), "one /64, many addresses");
+        assert!(
+            counts
+                .admit(IpAddr::from([0x2001, 0xdb8, 0, 8, 0, 0, 0, 1]))
+                .is_some()
+        );
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(client_group(mapped), IpAddr::from([10, 0, 0, 1]));
+        let handle = ConnectionTicket(b.0.clone());
+        handle.release();
+        handle.release();
+        assert_eq!(counts.open(), 1);
+        drop(b);
+        assert_eq!(counts.open(), 1, "released once, whatever drops after");
+        assert!(counts.admit(host(4)).is_some());
     }
 }

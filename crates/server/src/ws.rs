@@ -28,6 +28,50 @@ pub const PROTOCOL: &str = "morris";
 /// and a larger one grows the buffer to its size.
 pub(crate) const READ_BUFFER: usize = 4 * 1024;
 
+/// The room a WebSocket takes: counted in the sockets' budget (in all, and per client
+/// address, an IPv6 /64 counting as one), and, once upgraded, no longer among the HTTP
+/// connections, so that held sockets never keep pages, plies and sign-ins out.
+#[derive(Debug)]
+pub struct SocketRoom {
+    _ticket: crate::connections::Ticket,
+    connection: Option<crate::connections::ConnectionTicket>,
+}
+
+impl SocketRoom {
+    /// The upgrade happened: the connection leaves the HTTP connections' count.
+    pub fn upgraded(&self) {
+        if let Some(c) = &self.connection {
+            c.release();
+        }
+    }
+}
+
+impl axum::extract::FromRequestParts<Arc<AppState>> for SocketRoom {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<AppState>,
+    ) -> Result<SocketRoom, ApiError> {
+        let crate::api::ClientAddr(client) = crate::api::ClientAddr::from_request_parts(parts, app)
+            .await
+            .unwrap_or_else(|never| match never {});
+        let ticket = app.sockets.admit(client).ok_or_else(|| {
+            ApiError::Unavailable(
+                "too many live connections from your network or in all: try again in a moment"
+                    .into(),
+            )
+        })?;
+        Ok(SocketRoom {
+            _ticket: ticket,
+            connection: parts
+                .extensions
+                .get::<crate::connections::ConnectionTicket>()
+                .cloned(),
+        })
+    }
+}
+
 /// The token a WebSocket request carries: in a subprotocol `token.TOKEN`, else in the
 /// headers of [`HeaderToken`].
 fn socket_token(upgrade: &WebSocketUpgrade, headers: &HeaderMap) -> Option<Token> {
@@ -47,6 +91,7 @@ pub async fn watch(
     visitor: Visitor,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
+    room: SocketRoom,
 ) -> Result<Response, ApiError> {
     if !crate::session::same_origin(&headers) {
         return Err(ApiError::Forbidden(
@@ -58,18 +103,16 @@ pub async fn watch(
     let send_timeout = app.limits.send_timeout;
     let token = socket_token(&upgrade, &headers);
     let player = visitor.player();
-    // The permit lives as long as the socket.
-    let permit = app.sockets.clone().try_acquire_owned().map_err(|_| {
-        ApiError::Unavailable("too many live connections: try again in a moment".into())
-    })?;
     Ok(upgrade
         .protocols([PROTOCOL])
         .read_buffer_size(READ_BUFFER)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
+            // The room lives as long as the socket.
+            room.upgraded();
             serve_socket(socket, (app, live), (token, player), send_timeout).await;
-            drop(permit);
+            drop(room);
         }))
 }
 
@@ -167,8 +210,16 @@ async fn watch_loop(
     (you, mut shown): (Option<Seat>, u64),
     limit: Duration,
 ) {
+    // A socket that says nothing for this long (the page pings every 30 s) is closed.
+    let idle = app.limits.socket_idle;
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            () = tokio::time::sleep_until(heard + idle) => {
+                let frame = CloseFrame { code: close_code::POLICY, reason: "idle".into() };
+                send(socket, Message::Close(Some(frame)), limit).await;
+                break;
+            }
             update = updates.recv() => {
                 let view = match update {
                     Ok(view) => view,
@@ -198,6 +249,7 @@ async fn watch_loop(
                 }
             }
             incoming = socket.recv() => {
+                heard = tokio::time::Instant::now();
                 match incoming {
                     Some(Ok(Message::Text(text))) => {
                         if is_ping(&text) {

@@ -127,3 +127,116 @@ async fn connections_over_the_limits_are_refused_and_others_still_served() {
     assert!(served.is_ok(), "a connection is served after one closed");
     server.stop().await;
 }
+
+/// Opens a game's WebSocket from the loopback address `from` (127.0.0.x): the answer's
+/// status, and the socket when it opened.
+async fn socket_from(
+    server: &Server,
+    id: &str,
+    from: [u8; 4],
+) -> (u16, Option<tokio_tungstenite::WebSocketStream<TcpStream>>) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(std::net::SocketAddr::from((from, 0))).unwrap();
+    let addr = server.base.trim_start_matches("http://").parse().unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    match tokio_tungstenite::client_async(url, stream).await {
+        Ok((ws, answer)) => (answer.status().as_u16(), Some(ws)),
+        Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => {
+            (answer.status().as_u16(), None)
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A page's request from the loopback address `from`: its status.
+async fn variants_from(server: &Server, from: [u8; 4]) -> u16 {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(std::net::SocketAddr::from((from, 0))).unwrap();
+    let addr = server.base.trim_start_matches("http://").parse().unwrap();
+    let mut stream = socket.connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, _) = until_closed(&mut stream).await;
+    let head = String::from_utf8_lossy(&answer);
+    head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+#[tokio::test]
+async fn held_websockets_from_many_addresses_never_lock_pages_out() {
+    log();
+    let limits = Limits {
+        connections: ConnectionLimits {
+            max: 6,
+            per_addr: 6,
+            ..ConnectionLimits::default()
+        },
+        max_sockets: 100,
+        sockets_per_addr: 2,
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+    let created = server
+        .create(serde_json::json!({"opponent": "friend"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    // Four addresses hold two sockets each: more than the HTTP connections allowed in all.
+    let mut held = Vec::new();
+    for host in 2..6 {
+        for _ in 0..2 {
+            let (status, socket) = socket_from(&server, &id, [127, 0, 0, host]).await;
+            assert_eq!(status, 101, "socket {} from 127.0.0.{host}", held.len() + 1);
+            held.push(socket.unwrap());
+        }
+    }
+    let (status, refused) = socket_from(&server, &id, [127, 0, 0, 2]).await;
+    assert_eq!(status, 503, "a third socket from one address");
+    assert!(refused.is_none());
+    for host in [6, 7] {
+        assert_eq!(
+            variants_from(&server, [127, 0, 0, host]).await,
+            200,
+            "pages are served"
+        );
+    }
+    assert_eq!(server.app.sockets.open(), 8);
+    drop(held);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_websocket_that_says_nothing_is_closed_after_the_idle_time() {
+    use futures_util::StreamExt;
+    log();
+    let limits = Limits {
+        socket_idle: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+    let created = server
+        .create(serde_json::json!({"opponent": "friend"}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let mut socket = server.watch(id).await;
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(Ok(message)) = socket.next().await {
+            if let tokio_tungstenite::tungstenite::Message::Close(frame) = message {
+                return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+            }
+        }
+        None
+    })
+    .await
+    .expect("the idle socket is closed");
+    assert_eq!(closed, Some((1008, "idle".to_owned())));
+    let given_back = tokio::time::timeout(Duration::from_secs(5), async {
+        while server.app.sockets.open() > 0 {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert!(given_back.is_ok(), "its room is given back");
+    server.stop().await;
+}

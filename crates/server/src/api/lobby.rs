@@ -324,15 +324,13 @@ pub async fn watch(
     visitor: Visitor,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
+    room: crate::ws::SocketRoom,
 ) -> Result<Response, ApiError> {
     if !crate::session::same_origin(&headers) {
         return Err(ApiError::Forbidden(
             "this page may not open the lobby's WebSocket: it is from another site".into(),
         ));
     }
-    let permit = app.sockets.clone().try_acquire_owned().map_err(|_| {
-        ApiError::Unavailable("too many live connections: try again in a moment".into())
-    })?;
     let max = app.limits.max_ws_message;
     let player = visitor.player();
     Ok(upgrade
@@ -341,6 +339,7 @@ pub async fn watch(
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
+            room.upgraded();
             if let Some(p) = player {
                 app.lobby.lock().enter(p);
             }
@@ -351,7 +350,7 @@ pub async fn watch(
                     app.lobby.changed();
                 }
             }
-            drop(permit);
+            drop(room);
         }))
 }
 
