@@ -103,6 +103,8 @@ pub struct Limits {
     pub max_sockets: usize,
     /// WebSockets open at once from one client address (an IPv6 /64 counting as one).
     pub sockets_per_addr: usize,
+    /// Challenges open in the lobby from one client address.
+    pub challenges_per_addr: usize,
     /// How long a game's WebSocket may say nothing before it is closed (the page pings
     /// every 30 seconds).
     pub socket_idle: Duration,
@@ -133,6 +135,7 @@ impl Default for Limits {
             idle: Duration::from_secs(600),
             max_sockets: 10_000,
             sockets_per_addr: 16,
+            challenges_per_addr: crate::lobby::MAX_PER_ADDR,
             socket_idle: Duration::from_secs(90),
             send_timeout: Duration::from_secs(15),
             coaching: QueueLimits::default(),
@@ -250,6 +253,8 @@ impl AppState {
         limits: Limits,
         now: Arc<dyn Now>,
     ) -> AppState {
+        let lobby = crate::lobby_hub::LobbyHub::default();
+        lobby.lock().per_addr = Some(limits.challenges_per_addr);
         AppState {
             store,
             computer,
@@ -261,7 +266,7 @@ impl AppState {
             sessions: crate::session::Sessions::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(2)),
             secure_cookies: false,
-            lobby: crate::lobby_hub::LobbyHub::default(),
+            lobby,
             games: Mutex::new(HashMap::new()),
             deadlines: Mutex::new(Deadlines::default()),
             started: Instant::now(),

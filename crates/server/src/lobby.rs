@@ -19,6 +19,16 @@ use crate::request::ColorChoice;
 pub const MAX_CHALLENGES: usize = 2000;
 /// The most open challenges of one player.
 pub const MAX_PER_PLAYER: usize = 3;
+/// The most open challenges of one anonymous player.
+pub const MAX_PER_GUEST: usize = 1;
+/// The most open challenges made from one client address (an IPv6 /64 counting as one).
+pub const MAX_PER_ADDR: usize = 6;
+/// The most open challenges of anonymous players in all: the rest of [`MAX_CHALLENGES`] is
+/// kept for signed-up players.
+pub const MAX_GUEST_CHALLENGES: usize = 500;
+/// The most challenges of others a viewer is sent, newest first (their own and those made
+/// to them come as well).
+pub const SHOWN_CHALLENGES: usize = 100;
 /// The most players waiting for quick pairing.
 pub const MAX_SEEKS: usize = 10_000;
 /// The most games listed as being played.
@@ -44,6 +54,9 @@ pub struct Entrant {
     pub rating: f64,
     /// Whether that rating is provisional.
     pub provisional: bool,
+    /// The client address it asks from, by its group
+    /// ([`crate::connections::client_group`]).
+    pub from: std::net::IpAddr,
 }
 
 /// What a challenge or a seek asks to play.
@@ -145,6 +158,8 @@ pub struct Lobby {
     next_id: u64,
     /// Grows with every change of what the lobby shows.
     pub version: u64,
+    /// The most open challenges from one client address; `None`: [`MAX_PER_ADDR`].
+    pub per_addr: Option<usize>,
 }
 
 impl Lobby {
@@ -214,16 +229,28 @@ impl Lobby {
             return Err(LobbyRefusal::SelfChallenge);
         }
         Lobby::check_terms(&by, &terms)?;
-        if self
+        let guest = by.name.is_none();
+        let own = self
             .challenges
             .values()
             .filter(|c| c.by.player == by.player)
-            .count()
-            >= MAX_PER_PLAYER
+            .count();
+        let from_addr = self
+            .challenges
+            .values()
+            .filter(|c| c.by.from == by.from)
+            .count();
+        if own >= if guest { MAX_PER_GUEST } else { MAX_PER_PLAYER }
+            || from_addr >= self.per_addr.unwrap_or(MAX_PER_ADDR)
         {
             return Err(LobbyRefusal::TooManyChallenges);
         }
-        if self.challenges.len() >= MAX_CHALLENGES {
+        let guests = self
+            .challenges
+            .values()
+            .filter(|c| c.by.name.is_none())
+            .count();
+        if self.challenges.len() >= MAX_CHALLENGES || (guest && guests >= MAX_GUEST_CHALLENGES) {
             return Err(LobbyRefusal::Full);
         }
         self.next_id += 1;
@@ -414,6 +441,26 @@ impl Lobby {
             .collect()
     }
 
+    /// What a viewer is sent: their own challenges and those made to them, and the newest
+    /// [`SHOWN_CHALLENGES`] of the others' public ones, newest first; and how many open
+    /// challenges the viewer may see in all.
+    pub fn page(&self, viewer: Option<PlayerId>) -> (Vec<&Challenge>, usize) {
+        let visible = self.visible(viewer);
+        let total = visible.len();
+        let personal = |c: &Challenge| viewer.is_some_and(|v| c.by.player == v || c.to == Some(v));
+        let mut shown: Vec<&Challenge> = visible.iter().copied().filter(|c| personal(c)).collect();
+        shown.extend(
+            visible
+                .iter()
+                .rev()
+                .copied()
+                .filter(|c| !personal(c))
+                .take(SHOWN_CHALLENGES),
+        );
+        shown.sort_by(|a, b| b.id.cmp(&a.id));
+        (shown, total)
+    }
+
     /// How many wait for quick pairing, per time control.
     pub fn waiting(&self) -> Vec<(Option<TimeControl>, usize)> {
         let mut counts: BTreeMap<String, (Option<TimeControl>, usize)> = BTreeMap::new();
@@ -496,7 +543,74 @@ mod tests {
             name: UserName::new(&format!("p{id}")).ok(),
             rating,
             provisional: false,
+            from: std::net::IpAddr::from([10, 0, (id / 256) as u8, (id % 256) as u8]),
         }
+    }
+
+    fn guest(id: i64) -> Entrant {
+        Entrant {
+            name: None,
+            ..entrant(id, crate::rating::START.rating)
+        }
+    }
+
+    #[test]
+    fn guests_and_addresses_cannot_fill_the_lobby_and_viewers_get_a_page() {
+        let mut lobby = Lobby::default();
+        let casual = Terms {
+            rated: false,
+            ..blitz(false)
+        };
+        let open = |lobby: &mut Lobby, by: Entrant| {
+            lobby.enter(by.player);
+            lobby.challenge(by, casual, ColorChoice::Random, None, 0)
+        };
+        // One challenge a guest, three a signed-up player.
+        assert!(open(&mut lobby, guest(1)).is_ok());
+        assert_eq!(
+            open(&mut lobby, guest(1)),
+            Err(LobbyRefusal::TooManyChallenges)
+        );
+        for _ in 0..MAX_PER_PLAYER {
+            assert!(open(&mut lobby, entrant(2, 1500.0)).is_ok());
+        }
+        // Six from one address, whoever makes them.
+        let same = |id| Entrant {
+            from: std::net::IpAddr::from([192, 0, 2, 1]),
+            ..guest(id)
+        };
+        for id in 10..10 + MAX_PER_ADDR as i64 {
+            assert!(open(&mut lobby, same(id)).is_ok());
+        }
+        assert_eq!(
+            open(&mut lobby, same(99)),
+            Err(LobbyRefusal::TooManyChallenges)
+        );
+        // Guests in all are capped below the whole: room stays for signed-up players.
+        let mut id = 1000;
+        while lobby
+            .challenges
+            .values()
+            .filter(|c| c.by.name.is_none())
+            .count()
+            < MAX_GUEST_CHALLENGES
+        {
+            assert!(open(&mut lobby, guest(id)).is_ok());
+            id += 1;
+        }
+        assert_eq!(open(&mut lobby, guest(id)), Err(LobbyRefusal::Full));
+        assert!(open(&mut lobby, entrant(id + 1, 1500.0)).is_ok());
+        // A viewer gets the newest page, their own included, and the count of all.
+        let (shown, total) = lobby.page(Some(PlayerId(2)));
+        assert_eq!(total, lobby.challenges.len());
+        assert!(total > SHOWN_CHALLENGES);
+        assert_eq!(shown.len(), SHOWN_CHALLENGES + MAX_PER_PLAYER);
+        assert!(shown.windows(2).all(|w| w[0].id > w[1].id), "newest first");
+        assert_eq!(
+            shown.iter().filter(|c| c.by.player == PlayerId(2)).count(),
+            MAX_PER_PLAYER
+        );
+        assert_eq!(shown[0].by.player, PlayerId(id + 1));
     }
 
     fn blitz(rated: bool) -> Terms {

@@ -344,6 +344,7 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
         sign_ins_per_minute: 0,
         max_sockets: Limits::default().max_sockets.max(6 * games),
         sockets_per_addr: Limits::default().sockets_per_addr.max(6 * games),
+        challenges_per_addr: 2 * games + 16,
         connections,
         ..Limits::default()
     };

@@ -32,8 +32,11 @@ pub struct LobbyView {
     /// Always `lobby`.
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// The open challenges the viewer may see, oldest first.
+    /// The viewer's own challenges and those made to them, and the newest 100 of the others'
+    /// public ones, newest first.
     pub challenges: Vec<ChallengeView>,
+    /// How many open challenges the viewer may see in all.
+    pub open: usize,
     /// Games between people being played, newest first.
     pub playing: Vec<PlayingView>,
     /// How many wait for quick pairing, per time control.
@@ -102,13 +105,14 @@ async fn send_text(socket: &mut WebSocket, text: Option<Arc<str>>, limit: Durati
 
 fn view(app: &AppState, viewer: Option<PlayerId>) -> LobbyView {
     let lobby = app.lobby.lock();
+    let (shown, open) = lobby.page(viewer);
     LobbyView {
         kind: "lobby",
-        challenges: lobby
-            .visible(viewer)
+        challenges: shown
             .into_iter()
             .map(|c| ChallengeView::new(c, viewer))
             .collect(),
+        open,
         playing: app.lobby.games_playing(PLAYING_SHOWN),
         waiting: lobby
             .waiting()
@@ -145,8 +149,14 @@ impl From<LobbyRefusal> for ApiError {
     }
 }
 
-/// The entrant of a session for some terms: their rating in that variant and class.
-async fn entrant(app: &AppState, s: &Session, terms: &Terms) -> Result<Entrant, ApiError> {
+/// The entrant of a session for some terms, asking from `from`: their rating in that variant
+/// and class.
+async fn entrant(
+    app: &AppState,
+    s: &Session,
+    terms: &Terms,
+    from: std::net::IpAddr,
+) -> Result<Entrant, ApiError> {
     let rating = match terms.clock {
         Some(c) if s.name.is_some() => {
             app.store
@@ -160,6 +170,7 @@ async fn entrant(app: &AppState, s: &Session, terms: &Terms) -> Result<Entrant, 
         name: s.name.clone(),
         rating: rating.rating,
         provisional: rating.provisional(),
+        from: crate::connections::client_group(from),
     })
 }
 
@@ -182,6 +193,7 @@ pub struct ChallengeMade {
 /// `POST /api/lobby/challenges`
 pub async fn challenge(
     State(app): State<Arc<AppState>>,
+    crate::api::ClientAddr(client): crate::api::ClientAddr,
     visitor: Visitor,
     ApiJson(body): ApiJson<ChallengeRequest>,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -201,7 +213,7 @@ pub async fn challenge(
                 .id,
         ),
     };
-    let by = entrant(&app, session, &terms).await?;
+    let by = entrant(&app, session, &terms, client).await?;
     let id = app
         .lobby
         .lock()
@@ -234,6 +246,7 @@ pub struct PairedAnswer {
 /// `POST /api/lobby/challenges/{id}/accept`
 pub async fn accept(
     State(app): State<Arc<AppState>>,
+    crate::api::ClientAddr(client): crate::api::ClientAddr,
     visitor: Visitor,
     Path(id): Path<u64>,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -247,7 +260,7 @@ pub async fn accept(
         .find(|c| c.id == id)
         .map(|c| c.terms)
         .ok_or(LobbyRefusal::NoChallenge)?;
-    let by = entrant(&app, session, &terms).await?;
+    let by = entrant(&app, session, &terms, client).await?;
     let pairing = app.lobby.lock().accept(by, id, coin())?;
     let color = crate::lobby::color_of(&pairing, session.player).map(|c| c.name());
     let state = start_pairing(&app, pairing).await?;
@@ -264,6 +277,7 @@ pub async fn accept(
 /// (the pairing then comes by the lobby's WebSocket).
 pub async fn quick(
     State(app): State<Arc<AppState>>,
+    crate::api::ClientAddr(client): crate::api::ClientAddr,
     visitor: Visitor,
     ApiJson(body): ApiJson<QuickRequest>,
 ) -> Result<Json<PairedAnswer>, ApiError> {
@@ -273,7 +287,7 @@ pub async fn quick(
         clock: Some(body.clock.0),
         rated: body.rated.unwrap_or(session.name.is_some()),
     };
-    let by = entrant(&app, session, &terms).await?;
+    let by = entrant(&app, session, &terms, client).await?;
     let paired = app.lobby.lock().seek(by, terms, app.now_ms(), coin())?;
     app.lobby.changed();
     let Some(pairing) = paired else {
