@@ -457,7 +457,7 @@ impl Lobby {
                 .filter(|c| !personal(c))
                 .take(SHOWN_CHALLENGES),
         );
-        shown.sort_by(|a, b| b.id.cmp(&a.id));
+        shown.sort_by_key(|c| std::cmp::Reverse(c.id));
         (shown, total)
     }
 
