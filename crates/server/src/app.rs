@@ -95,6 +95,8 @@ pub struct Limits {
     pub games_per_minute: u32,
     /// The largest request body, in bytes.
     pub max_body: usize,
+    /// How long a request's body may take to arrive, in all.
+    pub body_time: Duration,
     /// The largest WebSocket message accepted, in bytes.
     pub max_ws_message: usize,
     /// How long a game nobody asks for stays in memory.
@@ -131,6 +133,7 @@ impl Default for Limits {
         Limits {
             games_per_minute: 30,
             max_body: 64 * 1024,
+            body_time: Duration::from_secs(20),
             max_ws_message: 4 * 1024,
             idle: Duration::from_secs(600),
             max_sockets: 10_000,

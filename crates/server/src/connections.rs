@@ -56,6 +56,9 @@ impl Default for ConnectionLimits {
     }
 }
 
+/// The largest request head read, in bytes.
+pub const MAX_HEAD: usize = 16 * 1024;
+
 /// The time between two log lines of one cause.
 const NOTICE_EVERY: Duration = Duration::from_secs(10);
 
@@ -362,6 +365,9 @@ async fn connection(
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
+        // A request head larger than this is refused (431), so that unfinished heads
+        // cost little memory each.
+        .max_buf_size(MAX_HEAD)
         .header_read_timeout(limits.header)
         .keep_alive(true);
     let conn = builder

@@ -24,6 +24,8 @@ pub enum ApiError {
     /// 409: the request is readable but not possible now (an illegal ply, not your turn, the
     /// game is over).
     Conflict(String),
+    /// 408: the body did not arrive within the time a body has.
+    TimedOut,
     /// 413: the body is larger than the server accepts.
     TooLarge,
     /// 415: the body is not JSON.
@@ -47,6 +49,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TimedOut => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests | ApiError::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -65,6 +68,7 @@ impl ApiError {
             | ApiError::Busy(m)
             | ApiError::Unavailable(m) => m.clone(),
             ApiError::MethodNotAllowed => "this method is not allowed here".into(),
+            ApiError::TimedOut => "the request body came too slowly".into(),
             ApiError::TooLarge => "the request body is too large".into(),
             ApiError::UnsupportedMediaType => {
                 "the request body must be JSON (Content-Type: application/json)".into()
@@ -208,6 +212,7 @@ mod tests {
             (ApiError::NotFound("x".into()), 404),
             (ApiError::MethodNotAllowed, 405),
             (ApiError::Conflict("x".into()), 409),
+            (ApiError::TimedOut, 408),
             (ApiError::TooLarge, 413),
             (ApiError::UnsupportedMediaType, 415),
             (ApiError::TooManyRequests, 429),

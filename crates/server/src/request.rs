@@ -333,13 +333,20 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for HeaderToken {
 #[derive(Debug, Clone)]
 pub struct ApiJson<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+/// The body must arrive whole within [`crate::Limits::body_time`]: a body that drips a
+/// byte now and then does not hold its connection for ever.
+impl<T: DeserializeOwned> FromRequest<std::sync::Arc<crate::app::AppState>> for ApiJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<ApiJson<T>, ApiError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(rejection_error(&rejection)),
+    async fn from_request(
+        req: Request,
+        app: &std::sync::Arc<crate::app::AppState>,
+    ) -> Result<ApiJson<T>, ApiError> {
+        let read = axum::Json::<T>::from_request(req, app);
+        match tokio::time::timeout(app.limits.body_time, read).await {
+            Ok(Ok(axum::Json(value))) => Ok(ApiJson(value)),
+            Ok(Err(rejection)) => Err(rejection_error(&rejection)),
+            Err(_) => Err(ApiError::TimedOut),
         }
     }
 }

@@ -240,3 +240,44 @@ async fn a_websocket_that_says_nothing_is_closed_after_the_idle_time() {
     assert!(given_back.is_ok(), "its room is given back");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_large_head_is_refused_and_a_body_that_drips_is_cut_off() {
+    log();
+    let limits = Limits {
+        body_time: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let server = Server::start(Path::new(":memory:"), limits).await;
+
+    let mut big = connect(&server).await;
+    let filler = "x".repeat(200 * 1024);
+    let head = format!("GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Filler: {filler}\r\n\r\n");
+    let _ = big.write_all(head.as_bytes()).await;
+    let (answer, _) = until_closed(&mut big).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer:.80}");
+
+    let mut slow = connect(&server).await;
+    slow.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 40\r\nConnection: close\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let dripping = async {
+        // A byte every 100 ms: never silent long enough for the idle limit.
+        for _ in 0..30 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if slow.write_all(b" ").await.is_err() {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), dripping).await;
+    let (answer, _) = until_closed(&mut slow).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("too slowly"), "{answer}");
+    server.stop().await;
+}
