@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// WebSockets (live game views) open at once; more are refused until some close.
     #[arg(long, default_value_t = Limits::default().max_sockets, value_name = "N")]
     max_sockets: usize,
+    /// A name the site is reached by (repeat for more), besides its addresses and localhost:
+    /// a request naming another host is refused (421), against DNS rebinding.
+    #[arg(long = "public-name", value_name = "NAME")]
+    public_names: Vec<String>,
     /// WebSockets open at once from one client address (an IPv6 /64 counting as one).
     #[arg(long, default_value_t = Limits::default().sockets_per_addr, value_name = "N")]
     max_sockets_per_addr: usize,
@@ -81,6 +85,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.limits.games_per_minute = args.games_per_minute;
     config.limits.max_sockets = args.max_sockets;
     config.limits.sockets_per_addr = args.max_sockets_per_addr.max(1);
+    config.public_names = args.public_names;
     config.limits.connections.max = args.max_connections.max(1);
     config.limits.connections.per_addr = args.max_connections_per_addr.max(1);
     config.engine_threads = args.engine_threads;

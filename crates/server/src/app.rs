@@ -207,6 +207,8 @@ pub struct AppState {
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// Whether the session cookie is marked `Secure`.
     pub secure_cookies: bool,
+    /// The names the site is reached by, besides its addresses and `localhost`.
+    pub public_names: Vec<String>,
     /// The lobby.
     pub lobby: crate::lobby_hub::LobbyHub,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
@@ -269,6 +271,7 @@ impl AppState {
             sessions: crate::session::Sessions::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(2)),
             secure_cookies: false,
+            public_names: Vec::new(),
             lobby,
             games: Mutex::new(HashMap::new()),
             deadlines: Mutex::new(Deadlines::default()),

@@ -32,6 +32,7 @@ pub mod computer;
 pub mod connections;
 pub mod error;
 pub mod game_state;
+pub mod host;
 pub mod limits;
 pub mod lobby;
 pub mod lobby_hub;
@@ -80,6 +81,9 @@ pub struct Config {
     /// Whether the session cookie is marked `Secure` (the site is served over TLS, by this
     /// server or a proxy in front of it).
     pub secure_cookies: bool,
+    /// The names the site is reached by, besides its addresses and `localhost`: a request
+    /// naming another host is refused (421).
+    pub public_names: Vec<String>,
 }
 
 impl std::fmt::Debug for Config {
@@ -106,6 +110,7 @@ impl Config {
             engine_threads: None,
             now: Arc::new(clock::SystemNow),
             secure_cookies: false,
+            public_names: Vec::new(),
         }
     }
 }
@@ -147,6 +152,7 @@ pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     }
     let mut state = AppState::with_now(store, computer, config.limits, config.now.clone());
     state.secure_cookies = config.secure_cookies;
+    state.public_names = config.public_names.clone();
     let app = Arc::new(state);
     match app.watch_stored_clocks().await {
         Ok(n) if n > 0 => tracing::info!("the clocks of {n} games run on"),
@@ -221,6 +227,10 @@ pub fn router(app: Arc<AppState>) -> Router {
         .fallback(assets::page)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn(assets::security_headers))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            host::check,
+        ))
         .with_state(app)
 }
 

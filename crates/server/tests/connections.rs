@@ -55,19 +55,19 @@ async fn silent_half_sent_and_idle_connections_are_closed_in_time() {
     let mut silent = connect(&server).await;
     let mut half_head = connect(&server).await;
     half_head
-        .write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n")
+        .write_all(b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\n")
         .await
         .unwrap();
     let mut half_body = connect(&server).await;
     half_body
         .write_all(
-            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+            b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
               Content-Length: 100\r\n\r\n{\"opp",
         )
         .await
         .unwrap();
     let mut idle = connect(&server).await;
-    idle.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n")
+    idle.write_all(b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .await
         .unwrap();
 
@@ -113,7 +113,7 @@ async fn connections_over_the_limits_are_refused_and_others_still_served() {
         loop {
             let mut stream = connect(&server).await;
             stream
-                .write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .write_all(b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 .await
                 .unwrap();
             let (answer, _) = until_closed(&mut stream).await;
@@ -156,7 +156,7 @@ async fn variants_from(server: &Server, from: [u8; 4]) -> u16 {
     let addr = server.base.trim_start_matches("http://").parse().unwrap();
     let mut stream = socket.connect(addr).await.unwrap();
     stream
-        .write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .write_all(b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
     let (answer, _) = until_closed(&mut stream).await;
@@ -252,7 +252,7 @@ async fn a_large_head_is_refused_and_a_body_that_drips_is_cut_off() {
 
     let mut big = connect(&server).await;
     let filler = "x".repeat(200 * 1024);
-    let head = format!("GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Filler: {filler}\r\n\r\n");
+    let head = format!("GET /api/variants HTTP/1.1\r\nHost: localhost\r\nX-Filler: {filler}\r\n\r\n");
     let _ = big.write_all(head.as_bytes()).await;
     let (answer, _) = until_closed(&mut big).await;
     let answer = String::from_utf8_lossy(&answer).into_owned();
@@ -260,7 +260,7 @@ async fn a_large_head_is_refused_and_a_body_that_drips_is_cut_off() {
 
     let mut slow = connect(&server).await;
     slow.write_all(
-        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+        b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
           Content-Length: 40\r\nConnection: close\r\n\r\n{",
     )
     .await
@@ -279,5 +279,39 @@ async fn a_large_head_is_refused_and_a_body_that_drips_is_cut_off() {
     let answer = String::from_utf8_lossy(&answer).into_owned();
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("too slowly"), "{answer}");
+    server.stop().await;
+}
+
+/// The status of `GET /api/variants` naming `host`.
+async fn status_for_host(server: &Server, host: &str) -> String {
+    let mut stream = connect(server).await;
+    let head = format!("GET /api/variants HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (answer, _) = until_closed(&mut stream).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn only_the_servers_own_host_names_are_answered() {
+    log();
+    let mut config = morris_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        std::path::PathBuf::from(":memory:"),
+    );
+    config.public_names = vec!["play.example.org".into()];
+    let server = Server::with_config(config).await;
+    let port = server.base.rsplit(':').next().unwrap().to_owned();
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        "[::1]".to_owned(),
+        "play.example.org".to_owned(),
+    ] {
+        let answer = status_for_host(&server, &host).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{host}: {answer:.60}");
+    }
+    let answer = status_for_host(&server, "rebind.attacker.example").await;
+    assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
+    assert!(answer.contains("--public-name"), "{answer}");
     server.stop().await;
 }

@@ -116,7 +116,7 @@ async fn protocol_errors_close_with_1002_and_oversized_messages_with_1009() {
         .await
         .unwrap();
     let handshake = format!(
-        "GET /api/games/{id}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\
+        "GET /api/games/{id}/ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n\
          Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
     );
