@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use morris_server::{Config, Limits, default_db_path, init_logging, open, serve};
+use morris_server::{Config, DatabaseLock, Limits, default_db_path, init_logging, open, serve};
 
 use morris_tablebase::{BackgroundOptions, EngineTables};
 
@@ -61,6 +61,8 @@ pub struct ServeArgs {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
     let mut config = Config::new(args.addr, args.db.unwrap_or_else(default_db_path));
+    // One server per database file, held until the process ends.
+    let _lock = DatabaseLock::acquire(&config.db)?;
     // The data folder unless another is given; the small endgame tables are built there in
     // the background on first use, and what the build does is logged.
     let (dir, asked) = match &args.tablebases {

@@ -248,3 +248,23 @@ async fn the_computer_moves_after_a_restart_when_it_was_thinking() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_server_on_one_database_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("morris-one-server-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("games.db");
+    let first = Serve::start(&db);
+    let second = common::morris()
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("another morris server uses it"), "{err}");
+    drop(first);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -210,10 +211,53 @@ pub fn verify_password(password: &Password, stored: &str) -> bool {
     })
 }
 
-/// A hash to verify against when a name has no account, so that a wrong name takes as long
-/// as a wrong password.
-pub fn decoy_hash(cost: HashCost) -> String {
-    hash_password(&Password("decoy-password".into()), cost)
+/// The password hashing of a server: the cost of new hashes, the hash that a name without an
+/// account is checked against, and a count of the argon2 runs (hashes and checks) done.
+#[derive(Debug)]
+pub struct Passwords {
+    cost: HashCost,
+    decoy: String,
+    runs: AtomicU64,
+}
+
+impl Passwords {
+    /// Hashing at `cost`; the decoy is hashed once, here, so that checking a name without an
+    /// account costs one argon2 run, as a wrong password does.
+    pub fn new(cost: HashCost) -> Passwords {
+        Passwords {
+            cost,
+            decoy: hash_password(&Password("decoy-password".into()), cost),
+            runs: AtomicU64::new(0),
+        }
+    }
+
+    /// The PHC string of a password's hash with a fresh salt. Slow by design: call it off the
+    /// async threads.
+    pub fn hash(&self, password: &Password) -> String {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        hash_password(password, self.cost)
+    }
+
+    /// Whether a password matches the stored hash of an account, or, for a name without an
+    /// account (`None`), false after the same work. Slow by design.
+    pub fn verify(&self, password: &Password, stored: Option<&str>) -> bool {
+        match stored {
+            Some(stored) => {
+                self.runs.fetch_add(1, Ordering::Relaxed);
+                verify_password(password, stored)
+            }
+            None => {
+                self.runs.fetch_add(1, Ordering::Relaxed);
+                let _ = verify_password(password, &self.decoy);
+                false
+            }
+        }
+    }
+
+    /// The argon2 runs done so far.
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
 }
 
 /// The session of a browser or client: its player, and the token that every state-changing

@@ -203,6 +203,8 @@ pub struct AppState {
     pub sign_ins: RateLimiter,
     /// The sessions known, by the hash of their cookie.
     pub sessions: crate::session::Sessions,
+    /// The password hashing.
+    pub passwords: Arc<crate::accounts::Passwords>,
     /// Password hashes computed at once (each takes memory and a core for a while).
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// Whether the session cookie is marked `Secure`.
@@ -269,6 +271,7 @@ impl AppState {
             now,
             sign_ins: RateLimiter::new(limits.sign_ins_per_minute, Duration::from_secs(60)),
             sessions: crate::session::Sessions::default(),
+            passwords: Arc::new(crate::accounts::Passwords::new(limits.password_cost)),
             hashing: Arc::new(tokio::sync::Semaphore::new(2)),
             secure_cookies: false,
             public_names: Vec::new(),

@@ -61,7 +61,7 @@ pub use app::{AppState, Limits, Resumed, Retry};
 pub use computer::Computer;
 pub use connections::ConnectionLimits;
 pub use error::ApiError;
-pub use store::{Store, StoreError};
+pub use store::{DatabaseLock, Store, StoreError};
 
 /// How the server runs.
 #[derive(Clone)]
@@ -134,6 +134,9 @@ pub fn default_db_path() -> PathBuf {
 
 /// Opens the database and builds the server's state; the computer resumes every game in
 /// which it was to move when the server last stopped.
+///
+/// Two servers must not share a database file: take its [`DatabaseLock`] first and keep it
+/// while the server runs, as `morris serve` does.
 ///
 /// # Errors
 ///

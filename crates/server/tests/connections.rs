@@ -113,7 +113,9 @@ async fn connections_over_the_limits_are_refused_and_others_still_served() {
         loop {
             let mut stream = connect(&server).await;
             stream
-                .write_all(b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .write_all(
+                    b"GET /api/variants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                )
                 .await
                 .unwrap();
             let (answer, _) = until_closed(&mut stream).await;
@@ -252,7 +254,8 @@ async fn a_large_head_is_refused_and_a_body_that_drips_is_cut_off() {
 
     let mut big = connect(&server).await;
     let filler = "x".repeat(200 * 1024);
-    let head = format!("GET /api/variants HTTP/1.1\r\nHost: localhost\r\nX-Filler: {filler}\r\n\r\n");
+    let head =
+        format!("GET /api/variants HTTP/1.1\r\nHost: localhost\r\nX-Filler: {filler}\r\n\r\n");
     let _ = big.write_all(head.as_bytes()).await;
     let (answer, _) = until_closed(&mut big).await;
     let answer = String::from_utf8_lossy(&answer).into_owned();

@@ -10,10 +10,7 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 
 use super::ClientAddr;
-use crate::accounts::{
-    AccountError, HashCost, Password, PlayerId, Session, UserName, decoy_hash, hash_password,
-    new_csrf, verify_password,
-};
+use crate::accounts::{AccountError, Password, PlayerId, Session, UserName, new_csrf};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::request::ApiJson;
@@ -137,9 +134,9 @@ pub async fn sign_up(
             "too many attempts from this address: wait a minute".into(),
         ));
     }
-    let cost = app.limits.password_cost;
+    let passwords = app.passwords.clone();
     let password = body.password;
-    let hash = hashed(&app, move || hash_password(&password, cost)).await?;
+    let hash = hashed(&app, move || passwords.hash(&password)).await?;
     app.store
         .sign_up(session.player, body.name.clone(), hash)
         .await?
@@ -170,18 +167,15 @@ pub async fn sign_in(
         ));
     }
     let account = app.store.account(body.name).await?;
-    let cost: HashCost = app.limits.password_cost;
+    let passwords = app.passwords.clone();
     let password = body.password;
     let (account, ok) = hashed(&app, move || match account {
         Some((id, name, hash)) => {
-            let ok = verify_password(&password, &hash);
+            let ok = passwords.verify(&password, Some(&hash));
             (Some((id, name)), ok)
         }
-        None => {
-            // As slow as a wrong password, so that the time tells no name apart.
-            let _ = verify_password(&password, &decoy_hash(cost));
-            (None, false)
-        }
+        // As slow as a wrong password, so that the time tells no name apart.
+        None => (None, passwords.verify(&password, None)),
     })
     .await?;
     let (Some((id, name)), true) = (account, ok) else {
@@ -240,10 +234,12 @@ pub async fn change_password(
         .password_hash(session.player)
         .await?
         .unwrap_or_default();
-    let cost = app.limits.password_cost;
+    let passwords = app.passwords.clone();
     let (old, new) = (body.old, body.new);
     let hash = hashed(&app, move || {
-        verify_password(&old, &stored).then(|| hash_password(&new, cost))
+        passwords
+            .verify(&old, Some(&stored))
+            .then(|| passwords.hash(&new))
     })
     .await?
     .ok_or_else(|| refused(AccountError::WrongPassword))?;

@@ -24,11 +24,13 @@ use tokio::sync::oneshot;
 
 mod accounts;
 mod games;
+mod lock;
 mod ratings;
 mod schema;
 
 pub use accounts::{AccountResult, PlayerRow};
 pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
+pub use lock::{DatabaseLock, lock_path};
 pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
 use schema::{MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, SCHEMA, SCHEMA_VERSION, TABLES};
 
