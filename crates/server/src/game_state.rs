@@ -388,10 +388,11 @@ impl GameState {
         // shows none left.
         let turn = self.game.position().turn();
         let ran = self.has_moved(turn) && self.awaiting.is_none();
-        if let Some(clock) = &mut self.clock {
-            if ran && clock.flagged(turn, now) {
-                *clock = clock.stopped(turn, now);
-            }
+        if let Some(clock) = &mut self.clock
+            && ran
+            && clock.flagged(turn, now)
+        {
+            *clock = clock.stopped(turn, now);
         }
     }
 

@@ -170,13 +170,13 @@ async fn serve_socket(
             (_, Some(p)) => Some(crate::seat::Holder::Player(p)),
             _ => None,
         };
-        if let Some(who) = who {
-            if let Err(e) = app.seen(&live, who, true).await {
-                tracing::warn!(
-                    "the arrival in game {} cannot be written yet: {e}",
-                    state.id
-                );
-            }
+        if let Some(who) = who
+            && let Err(e) = app.seen(&live, who, true).await
+        {
+            tracing::warn!(
+                "the arrival in game {} cannot be written yet: {e}",
+                state.id
+            );
         }
     }
     if between_people {

@@ -131,10 +131,10 @@ impl Store {
             path: path.to_owned(),
             reason,
         };
-        if path != Path::new(":memory:") {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| open_error(e.to_string()))?;
-            }
+        if path != Path::new(":memory:")
+            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(dir).map_err(|e| open_error(e.to_string()))?;
         }
         let conn = Connection::open(path).map_err(|e| open_error(e.to_string()))?;
         prepare(&conn).map_err(open_error)?;

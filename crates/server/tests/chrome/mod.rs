@@ -72,10 +72,10 @@ pub async fn start_driver(program: &Path) -> Driver {
     let status = format!("{}/status", driver.url);
     let started = Instant::now();
     loop {
-        if let Ok(r) = reqwest::get(&status).await {
-            if r.status().is_success() {
-                return driver;
-            }
+        if let Ok(r) = reqwest::get(&status).await
+            && r.status().is_success()
+        {
+            return driver;
         }
         assert!(
             started.elapsed() < Duration::from_secs(20),
