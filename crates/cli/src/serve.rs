@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// limit).
     #[arg(long, default_value_t = Limits::default().sign_ins_per_minute, value_name = "N")]
     sign_ins_per_minute: u32,
+    /// The database's cap, in MiB (0: none): past nine tenths of it new guests and their
+    /// games are refused, past it every new game; games being played go on.
+    #[arg(long, default_value_t = Limits::default().max_storage >> 20, value_name = "MIB")]
+    max_db_size: u64,
     /// Marks the session cookie `Secure`: give it when the site is served over TLS (by a
     /// proxy in front of the server).
     #[arg(long)]
@@ -93,6 +97,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.engine_threads = args.engine_threads;
     config.limits.sign_ins_per_minute = args.sign_ins_per_minute;
     config.secure_cookies = args.secure_cookies;
+    config.limits.max_storage = args.max_db_size.saturating_mul(1 << 20);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

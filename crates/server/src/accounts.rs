@@ -34,8 +34,10 @@ pub const MIN_PASSWORD: usize = 8;
 /// The longest password, in bytes: the hash's work must stay bounded.
 pub const MAX_PASSWORD: usize = 128;
 
-/// A user name: 2 to 20 of `A-Z a-z 0-9 _ -`, starting with a letter or digit. Names are
-/// unique without regard to case; the case given at sign-up is the one shown.
+/// A user name: 2 to 20 of `A-Z a-z 0-9 _ -`, starting with a letter or digit; a new one is
+/// none of the site's own ([`UserName::check_new`]). Names are unique by their look
+/// ([`crate::text::skeleton`]: no `aIice` beside `alice`); the case given at sign-up is the
+/// one shown.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct UserName(String);
 
@@ -102,6 +104,21 @@ impl UserName {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Checks that a name may be chosen at sign-up: besides [`UserName::new`]'s rules, it is
+    /// none of the site's own names ([`crate::text::is_reserved`]).
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::BadName`].
+    pub fn check_new(&self) -> Result<(), AccountError> {
+        if crate::text::is_reserved(&self.0) {
+            return Err(AccountError::BadName(
+                "this user name is kept for the site: choose another".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl FromStr for UserName {
@@ -153,6 +170,28 @@ impl Password {
             )));
         }
         Ok(Password(text.to_owned()))
+    }
+}
+
+impl Password {
+    /// Checks that a new password is not one of the most common, nor guessed from the
+    /// user name, nor made of a few repeated keys: zxcvbn (the dictionaries of leaked
+    /// passwords, names and words, keyboard walks, repeats and dates) must put it at
+    /// 10⁶ guesses or more (its score 2).
+    ///
+    /// # Errors
+    ///
+    /// [`AccountError::BadPassword`].
+    pub fn check_strength(&self, user_name: &str) -> Result<(), AccountError> {
+        let score = zxcvbn::zxcvbn(&self.0, &[user_name, "morris", "mill", "mills"]).score();
+        if score < zxcvbn::Score::Two {
+            return Err(AccountError::BadPassword(
+                "this password is too common or too easy to guess: choose another (a few \
+                 unusual words make a good one)"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -260,6 +299,13 @@ impl Passwords {
     }
 }
 
+/// A session nobody has used for this long ends: 30 days, in seconds.
+pub const SESSION_IDLE: i64 = 30 * 24 * 3600;
+
+/// A session ends this long after it began (at the visit, sign-up, sign-in or change of
+/// password that made it), however much it is used: 180 days, in seconds.
+pub const SESSION_MAX_AGE: i64 = 180 * 24 * 3600;
+
 /// The session of a browser or client: its player, and the token that every state-changing
 /// request it authorises by cookie must repeat in a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,6 +316,55 @@ pub struct Session {
     pub name: Option<UserName>,
     /// The CSRF token: 32 hex digits.
     pub csrf: String,
+    /// When the session began, in seconds since 1970.
+    pub created: i64,
+    /// When it was last used, in seconds since 1970 (written at most every
+    /// [`SESSION_TOUCH`] seconds).
+    pub seen: i64,
+}
+
+/// How stale the stored time of a session's last use may get before a request writes it.
+pub const SESSION_TOUCH: i64 = 600;
+
+impl Session {
+    /// Whether the session has ended by time at `now` (seconds since 1970): unused for
+    /// [`SESSION_IDLE`], or older than [`SESSION_MAX_AGE`].
+    pub fn expired(&self, now: i64) -> bool {
+        now - self.seen > SESSION_IDLE || now - self.created > SESSION_MAX_AGE
+    }
+}
+
+/// A session as its owner sees it in the list of their sessions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SessionInfo {
+    /// The session's id in the list: 16 hex digits of its cookie's hash (the cookie itself
+    /// cannot be found from it).
+    pub id: String,
+    /// When it began, in seconds since 1970.
+    pub created: i64,
+    /// When it was last used, in seconds since 1970 (to within ten minutes).
+    pub seen: i64,
+    /// The browser or program it was made by, as it says (at most 160 characters).
+    pub agent: String,
+    /// Whether it is the session of the request that asked.
+    pub current: bool,
+}
+
+/// The id of a session in its owner's list: the first 8 bytes of its cookie's hash, in hex.
+pub fn session_id(hash: &crate::seat::TokenHash) -> String {
+    hash.0[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The longest `User-Agent` kept with a session, in characters.
+pub const MAX_AGENT: usize = 160;
+
+/// A `User-Agent` as kept with a session: printable characters only, at most [`MAX_AGENT`].
+pub fn agent_text(header: &str) -> String {
+    header
+        .chars()
+        .filter(|c| !c.is_control() && !crate::text::is_format(*c))
+        .take(MAX_AGENT)
+        .collect()
 }
 
 /// A new CSRF token.
@@ -313,6 +408,35 @@ mod tests {
         assert!(Password::new(&"x".repeat(129)).is_err());
         let p = Password::new("correct horse").unwrap();
         assert_eq!(format!("{p:?}"), "Password(…)");
+    }
+
+    #[test]
+    fn common_and_guessable_passwords_are_refused() {
+        for weak in [
+            "password",
+            "        ",
+            "12345678",
+            "qwertyuiop",
+            "iloveyou1",
+            "aaaaaaaaaaaa",
+            "password123",
+            "ann12345",
+            "morris123",
+        ] {
+            let p = Password::new(weak).unwrap();
+            assert!(p.check_strength("ann").is_err(), "{weak} accepted");
+        }
+        for good in [
+            "correct horse battery",
+            "another password",
+            "a new password",
+            "load-test password",
+            "crash test password",
+            "long enough",
+        ] {
+            let p = Password::new(good).unwrap();
+            assert_eq!(p.check_strength("ann"), Ok(()), "{good} refused");
+        }
     }
 
     #[test]

@@ -126,6 +126,8 @@ pub struct Limits {
     pub sign_ins_per_minute: u32,
     /// The cost of the password hash.
     pub password_cost: crate::accounts::HashCost,
+    /// The database's cap, in bytes (0: none): see [`crate::storage`].
+    pub max_storage: u64,
 }
 
 impl Default for Limits {
@@ -148,6 +150,7 @@ impl Default for Limits {
             clock_sweep: Duration::from_millis(250),
             sign_ins_per_minute: 10,
             password_cost: crate::accounts::HashCost::default(),
+            max_storage: 8 << 30,
         }
     }
 }
@@ -213,6 +216,10 @@ pub struct AppState {
     pub public_names: Vec<String>,
     /// The lobby.
     pub lobby: crate::lobby_hub::LobbyHub,
+    /// The database's size against its cap.
+    pub storage: crate::storage::Storage,
+    /// Wrong passwords per account.
+    pub sign_in_guard: crate::storage::SignInGuard,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
     /// When a flag falls in each game with a running clock.
     deadlines: Mutex<Deadlines>,
@@ -276,6 +283,8 @@ impl AppState {
             secure_cookies: false,
             public_names: Vec::new(),
             lobby,
+            storage: crate::storage::Storage::new(limits.max_storage),
+            sign_in_guard: crate::storage::SignInGuard::default(),
             games: Mutex::new(HashMap::new()),
             deadlines: Mutex::new(Deadlines::default()),
             started: Instant::now(),
@@ -665,6 +674,75 @@ impl AppState {
                 || now.saturating_sub(live.touched.load(Ordering::Relaxed)) < idle
         });
         before - games.len()
+    }
+
+    /// A guest signed in to an account: the seats of their games in memory become the
+    /// account's, as the store made those of the stored rows, so that the player goes on
+    /// playing them signed in.
+    pub async fn seats_to_account(
+        &self,
+        guest: crate::accounts::PlayerId,
+        account: crate::accounts::PlayerId,
+        name: &crate::accounts::UserName,
+    ) -> usize {
+        let lives: Vec<Arc<LiveGame>> = self.games().values().cloned().collect();
+        let mut moved = 0;
+        for live in lives {
+            let mut state = live.state.lock().await;
+            for side in [morris_core::Color::White, morris_core::Color::Black] {
+                if *state.accounts.get(side) != Some(guest) {
+                    continue;
+                }
+                *state.accounts.get_mut(side) = Some(account);
+                if let crate::seat::Player::Human(shown @ None) = state.players.get_mut(side) {
+                    *shown = crate::seat::Name::new(name.as_str()).ok();
+                }
+                moved += 1;
+            }
+        }
+        moved
+    }
+
+    /// Measures the database for its cap ([`crate::storage`]).
+    pub async fn measure_storage(&self) {
+        match self.store.size().await {
+            Ok(bytes) => {
+                let was_full = self.storage.admit_guest().is_err();
+                self.storage.set_used(bytes);
+                let full = self.storage.admit_guest().is_err();
+                if full && !was_full {
+                    tracing::warn!(
+                        "the database holds {bytes} bytes, near its cap of {}: guests are refused",
+                        self.limits.max_storage
+                    );
+                }
+            }
+            Err(e) => tracing::warn!("cannot measure the database: {e}"),
+        }
+    }
+
+    /// Ends the sessions that expired (and the guests left with nothing), from the
+    /// database and from memory.
+    pub async fn end_expired_sessions(&self) -> usize {
+        use crate::accounts::{SESSION_IDLE, SESSION_MAX_AGE};
+        let now = self.now_ms() / 1000;
+        match self
+            .store
+            .end_expired_sessions(now - SESSION_IDLE, now - SESSION_MAX_AGE)
+            .await
+        {
+            Ok(n) => {
+                if n > 0 {
+                    self.sessions.forget_expired(now);
+                    tracing::debug!("{n} sessions expired");
+                }
+                n
+            }
+            Err(e) => {
+                tracing::warn!("cannot end the expired sessions: {e}");
+                0
+            }
+        }
     }
 
     /// The number of games in memory.

@@ -64,7 +64,9 @@ impl fmt::Display for ChatRefusal {
 
 impl std::error::Error for ChatRefusal {}
 
-/// Checks a line's text: trimmed, not empty, not too long, no control characters.
+/// Checks a line's text: trimmed, not empty, not too long, no control characters, and
+/// without the format characters that would hide it or turn it around
+/// ([`crate::text::visible_line`]).
 ///
 /// # Errors
 ///
@@ -80,7 +82,9 @@ pub fn checked(text: &str) -> Result<String, ChatRefusal> {
     if text.chars().any(char::is_control) {
         return Err(ChatRefusal::Control);
     }
-    Ok(text.to_owned())
+    // Invisible and direction-changing characters are taken out; a line of nothing but
+    // them is empty.
+    crate::text::visible_line(text).ok_or(ChatRefusal::Empty)
 }
 
 /// The recent lines of each side, to bound the rate.
@@ -120,6 +124,8 @@ mod tests {
         assert!(checked(&"é".repeat(140)).is_ok());
         assert_eq!(checked("a\u{1b}[31m"), Err(ChatRefusal::Control));
         assert_eq!(checked("<b>hi</b>").unwrap(), "<b>hi</b>", "kept as text");
+        assert_eq!(checked("\u{200B}"), Err(ChatRefusal::Empty));
+        assert_eq!(checked("gg \u{202E}ez").unwrap(), "gg ez");
     }
 
     #[test]

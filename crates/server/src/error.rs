@@ -38,6 +38,8 @@ pub enum ApiError {
     Internal(String),
     /// 503: the server cannot take this work now (shutting down, or no engine for the task).
     Unavailable(String),
+    /// 507: the database has reached its cap for this kind of writer.
+    Full(String),
 }
 
 impl ApiError {
@@ -55,6 +57,7 @@ impl ApiError {
             ApiError::TooManyRequests | ApiError::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
         }
     }
 
@@ -66,7 +69,8 @@ impl ApiError {
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
             | ApiError::Busy(m)
-            | ApiError::Unavailable(m) => m.clone(),
+            | ApiError::Unavailable(m)
+            | ApiError::Full(m) => m.clone(),
             ApiError::MethodNotAllowed => "this method is not allowed here".into(),
             ApiError::TimedOut => "the request body came too slowly".into(),
             ApiError::TooLarge => "the request body is too large".into(),
@@ -112,14 +116,16 @@ struct ErrorBody {
 }
 
 /// Text for a log line: control characters (a line break, an escape sequence that would
-/// recolour a terminal) written as escapes, so that no input forges or garbles a log line.
+/// recolour a terminal) and format characters (a bidirectional control that would turn the
+/// line around) written as escapes, so that no input forges or garbles a log line.
 pub fn log_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    let hidden = |c: char| c.is_control() || crate::text::is_format(c);
+    if !text.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);

@@ -45,7 +45,9 @@ pub mod response;
 pub mod review;
 pub mod seat;
 pub mod session;
+pub mod storage;
 pub mod store;
+pub mod text;
 pub mod ws;
 
 use std::future::Future;
@@ -157,6 +159,7 @@ pub async fn open(config: &Config) -> Result<Arc<AppState>, StoreError> {
     state.secure_cookies = config.secure_cookies;
     state.public_names = config.public_names.clone();
     let app = Arc::new(state);
+    app.measure_storage().await;
     match app.watch_stored_clocks().await {
         Ok(n) if n > 0 => tracing::info!("the clocks of {n} games run on"),
         Ok(_) => {}
@@ -211,6 +214,8 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/session/signout", post(api::accounts::sign_out))
         .route("/session/password", post(api::accounts::change_password))
         .route("/session/games", get(api::players::my_games))
+        .route("/session/list", get(api::accounts::list))
+        .route("/session/list/{id}", delete(api::accounts::revoke))
         .route("/players/{name}", get(api::players::player))
         .route("/players/{name}/games", get(api::players::player_games))
         .route("/playing", get(api::players::playing))
@@ -277,6 +282,8 @@ pub async fn serve(
                 if restarted > 0 {
                     tracing::warn!("the computer starts again in {restarted} games left waiting");
                 }
+                app.measure_storage().await;
+                app.end_expired_sessions().await;
                 let dropped = app.evict_idle();
                 if dropped > 0 {
                     tracing::debug!("{dropped} idle games left memory");

@@ -241,10 +241,14 @@ impl Name {
         if text.chars().count() > MAX_NAME {
             return Err(format!("the name is longer than {MAX_NAME} characters"));
         }
-        if text.chars().any(char::is_control) {
-            return Err("the name holds control characters".into());
+        if crate::text::has_hidden(text) {
+            return Err("the name holds control or invisible characters".into());
         }
-        Ok(Name(text.to_owned()))
+        let text: String = unicode_normalization::UnicodeNormalization::nfkc(text).collect();
+        if crate::text::is_reserved(&text) {
+            return Err("this name is kept for the site: choose another".into());
+        }
+        Ok(Name(text))
     }
 
     /// The name as text.
@@ -319,6 +323,11 @@ mod tests {
         assert!(Name::new(&"é".repeat(40)).is_ok());
         assert!(Name::new(&"é".repeat(41)).is_err());
         assert!(Name::new("a\u{0}b").is_err());
+        assert!(Name::new("\u{202E}retupmoC").is_err());
+        assert!(Name::new("a\u{200B}b").is_err());
+        assert!(Name::new("Computer").is_err());
+        assert!(Name::new("admin").is_err());
+        assert_eq!(Name::new("ＡＮＮ").unwrap().as_str(), "ANN", "NFKC");
         assert_eq!(
             Name::new("<script>alert(1)</script>").unwrap().as_str(),
             "<script>alert(1)</script>",

@@ -14,7 +14,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 
-use crate::accounts::{PlayerId, Session, same_secret};
+use crate::accounts::{PlayerId, SESSION_TOUCH, Session, same_secret};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::seat::{Token, TokenHash};
@@ -22,11 +22,21 @@ use crate::seat::{Token, TokenHash};
 /// The name of the session cookie.
 pub const COOKIE: &str = "morris_session";
 
+/// The name of the session cookie of a site served over TLS (`--secure-cookies`): the
+/// `__Host-` prefix makes browsers refuse it from any other host (a sibling subdomain
+/// cannot plant one) and without `Secure`.
+pub const SECURE_COOKIE: &str = "__Host-morris_session";
+
+/// The session cookie's name.
+pub fn cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_COOKIE } else { COOKIE }
+}
+
 /// The header that carries the session's CSRF token.
 pub const CSRF_HEADER: &str = "x-morris-csrf";
 
-/// How long a browser keeps the cookie: a year.
-const COOKIE_AGE: u32 = 365 * 24 * 3600;
+/// How long a browser keeps the cookie: as long as the session may live.
+const COOKIE_AGE: i64 = crate::accounts::SESSION_MAX_AGE;
 
 /// The sessions in memory at most; past it the cache starts afresh (the database has them).
 const MAX_CACHED: usize = 100_000;
@@ -64,36 +74,61 @@ impl Sessions {
     pub fn forget_player(&self, player: PlayerId) {
         self.map().retain(|_, s| s.player != player);
     }
+
+    /// Forgets the sessions expired at `now`.
+    pub fn forget_expired(&self, now: i64) {
+        self.map().retain(|_, s| !s.expired(now));
+    }
+
+    /// Marks a cached session used at `now`.
+    fn touch(&self, hash: &TokenHash, now: i64) {
+        if let Some(s) = self.map().get_mut(&hash.0) {
+            s.seen = now;
+        }
+    }
 }
 
 /// The `Set-Cookie` value of a session (`HttpOnly; SameSite=Lax`, and `Secure` when the site
 /// is served over TLS).
 pub fn cookie(token: &Token, secure: bool) -> HeaderValue {
+    let name = cookie_name(secure);
     let secure = if secure { "; Secure" } else { "" };
     let text =
-        format!("{COOKIE}={token}; Path=/; Max-Age={COOKIE_AGE}; HttpOnly; SameSite=Lax{secure}");
+        format!("{name}={token}; Path=/; Max-Age={COOKIE_AGE}; HttpOnly; SameSite=Lax{secure}");
     HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static(""))
 }
 
 /// The `Set-Cookie` value that removes the session cookie.
 pub fn removed_cookie(secure: bool) -> HeaderValue {
+    let name = cookie_name(secure);
     let secure = if secure { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
-        "{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{secure}"
+        "{name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{secure}"
     ))
     .unwrap_or(HeaderValue::from_static(""))
 }
 
-/// The session cookie's token of a request, if it has a readable one.
-pub fn cookie_token(headers: &HeaderMap) -> Option<Token> {
+/// The session cookie's token of a request, if it has a readable one (the `__Host-` one
+/// only on a site with secure cookies).
+pub fn cookie_token(headers: &HeaderMap, secure: bool) -> Option<Token> {
+    let wanted = cookie_name(secure);
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .find(|(name, _)| *name == wanted)
         .and_then(|(_, value)| value.trim().parse().ok())
+}
+
+/// The browser a request says it comes from, as kept with a session.
+pub fn agent(headers: &HeaderMap) -> String {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(crate::accounts::agent_text)
+        .unwrap_or_default()
 }
 
 /// Whether a request's `Origin`, if it has one, is the site it is sent to.
@@ -157,21 +192,36 @@ impl Visitor {
     }
 }
 
-/// The session of a cookie's token, from memory or the database.
+/// The session of a cookie's token, from memory or the database, unless it has expired
+/// (then it ends). Its time of last use is written when the stored one is
+/// [`SESSION_TOUCH`] old.
 ///
 /// # Errors
 ///
 /// 500 when the database fails.
 pub async fn lookup(app: &AppState, token: &Token) -> Result<Option<Session>, ApiError> {
     let hash = token.hash();
-    if let Some(s) = app.sessions.get(&hash) {
-        return Ok(Some(s));
+    let session = match app.sessions.get(&hash) {
+        Some(s) => s,
+        None => match app.store.session(hash).await? {
+            Some(s) => {
+                app.sessions.put(&hash, s.clone());
+                s
+            }
+            None => return Ok(None),
+        },
+    };
+    let now = app.now_ms() / 1000;
+    if session.expired(now) {
+        app.sessions.forget(&hash);
+        app.store.end_session(hash).await?;
+        return Ok(None);
     }
-    let found = app.store.session(hash).await?;
-    if let Some(s) = &found {
-        app.sessions.put(&hash, s.clone());
+    if now - session.seen >= SESSION_TOUCH {
+        app.sessions.touch(&hash, now);
+        app.store.touch_session(hash, now).await?;
     }
-    Ok(found)
+    Ok(Some(session))
 }
 
 impl FromRequestParts<Arc<AppState>> for Visitor {
@@ -181,7 +231,7 @@ impl FromRequestParts<Arc<AppState>> for Visitor {
         parts: &mut Parts,
         app: &Arc<AppState>,
     ) -> Result<Visitor, ApiError> {
-        let Some(token) = cookie_token(&parts.headers) else {
+        let Some(token) = cookie_token(&parts.headers, app.secure_cookies) else {
             return Ok(Visitor {
                 session: None,
                 checked: false,
@@ -225,19 +275,34 @@ mod tests {
         assert!(c.starts_with(&format!("morris_session={t};")), "{c}");
         assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax"), "{c}");
         assert!(!c.contains("Secure"));
-        assert!(cookie(&t, true).to_str().unwrap().ends_with("; Secure"));
+        let secure = cookie(&t, true);
+        let secure = secure.to_str().unwrap();
+        assert!(secure.starts_with(&format!("__Host-morris_session={t};")));
+        assert!(secure.ends_with("; Secure") && secure.contains("Path=/"));
+        assert!(!secure.contains("Domain"));
+    }
+
+    #[test]
+    fn a_secure_site_reads_only_its_host_cookie() {
+        let t = Token::random();
+        let planted = headers(&[("cookie", &format!("{COOKIE}={t}"))]);
+        assert_eq!(cookie_token(&planted, true), None);
+        assert_eq!(cookie_token(&planted, false), Some(t));
+        let t2 = Token::random();
+        let own = headers(&[("cookie", &format!("{SECURE_COOKIE}={t2}"))]);
+        assert_eq!(cookie_token(&own, true), Some(t2));
     }
 
     #[test]
     fn the_cookie_is_found_among_others() {
         let t = Token::random();
         let h = headers(&[("cookie", &format!("a=b; {COOKIE}={t}; c=d"))]);
-        assert_eq!(cookie_token(&h), Some(t));
+        assert_eq!(cookie_token(&h, false), Some(t));
         assert_eq!(
-            cookie_token(&headers(&[("cookie", "morris_session=zz")])),
+            cookie_token(&headers(&[("cookie", "morris_session=zz")]), false),
             None
         );
-        assert_eq!(cookie_token(&HeaderMap::new()), None);
+        assert_eq!(cookie_token(&HeaderMap::new(), false), None);
     }
 
     #[test]

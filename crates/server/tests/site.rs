@@ -164,7 +164,7 @@ async fn an_anonymous_player_signs_up_keeps_their_games_and_signs_in_again() {
     let bad = json!({"old": "wrong password", "new": "a new password"});
     assert_eq!(v.post("/api/session/password", bad).await.0, 403);
     let good = json!({"old": "correct horse battery", "new": "a new password"});
-    assert_eq!(v.post("/api/session/password", good).await.0, 204);
+    assert_eq!(v.post("/api/session/password", good).await.0, 200);
     let old = json!({"name": "ann", "password": "correct horse battery"});
     assert_eq!(w.post("/api/session/signin", old).await.0, 403);
     let new = json!({"name": "ann", "password": "a new password"});

@@ -79,7 +79,7 @@ pub(super) async fn sign_up(
         .as_str()
         .ok_or("session: no CSRF token")?
         .to_owned();
-    client
+    let r = client
         .post(format!("{base}/api/session/signup"))
         .header(reqwest::header::COOKIE, &cookie)
         .header("x-morris-csrf", &csrf)
@@ -88,6 +88,19 @@ pub(super) async fn sign_up(
         .await
         .and_then(reqwest::Response::error_for_status)
         .map_err(|e| format!("sign-up: {e}"))?;
+    // Signing up begins a new session: its cookie and CSRF token replace the guest's.
+    let cookie = r
+        .headers()
+        .get(reqwest::header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .ok_or("sign-up: no new cookie")?
+        .to_owned();
+    let session: Value = r.json().await.map_err(|e| format!("sign-up: {e}"))?;
+    let csrf = session["csrf"]
+        .as_str()
+        .ok_or("sign-up: no CSRF token")?
+        .to_owned();
     Ok((cookie, csrf))
 }
 

@@ -198,6 +198,7 @@ pub async fn challenge(
     ApiJson(body): ApiJson<ChallengeRequest>,
 ) -> Result<impl IntoResponse, ApiError> {
     let session = visitor.acting()?;
+    app.storage.admit_game(session.name.is_some())?;
     let terms = Terms {
         variant: body.variant,
         clock: body.clock.map(|c| c.0),
@@ -251,6 +252,7 @@ pub async fn accept(
     Path(id): Path<u64>,
 ) -> Result<impl IntoResponse, ApiError> {
     let session = visitor.acting()?;
+    app.storage.admit_game(session.name.is_some())?;
     // The terms are the challenge's: read them to learn the accepter's rating in them.
     let terms = app
         .lobby
@@ -282,6 +284,7 @@ pub async fn quick(
     ApiJson(body): ApiJson<QuickRequest>,
 ) -> Result<Json<PairedAnswer>, ApiError> {
     let session = visitor.acting()?;
+    app.storage.admit_game(session.name.is_some())?;
     let terms = Terms {
         variant: body.variant,
         clock: Some(body.clock.0),

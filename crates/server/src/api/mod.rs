@@ -73,6 +73,20 @@ pub async fn create(
     if !app.creations.allow(client) {
         return Err(ApiError::TooManyRequests);
     }
+    let signed_in = visitor
+        .session
+        .as_ref()
+        .is_some_and(|(_, s)| s.name.is_some());
+    app.storage.admit_game(signed_in)?;
+    // A name typed for the game may not pass for another player's account.
+    if let Some(name) = &request.name
+        && let Some(owner) = app.store.account_like(name.as_str().to_owned()).await?
+        && Some(owner) != visitor.player()
+    {
+        return Err(ApiError::BadRequest(
+            "this name is another player's account: choose another".into(),
+        ));
+    }
     let game = request.game;
     let color = request.color.pick();
     let creator = Token::random();

@@ -28,11 +28,13 @@ mod lock;
 mod ratings;
 mod schema;
 
-pub use accounts::{AccountResult, PlayerRow};
+pub use accounts::{AccountResult, NewSession, PlayerRow};
 pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
 pub use lock::{DatabaseLock, lock_path};
 pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
-use schema::{MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, SCHEMA, SCHEMA_VERSION, TABLES};
+use schema::{
+    MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, MIGRATE_FROM_4, SCHEMA, SCHEMA_VERSION, TABLES,
+};
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -183,6 +185,21 @@ impl Store {
         answer.await.map_err(|_| StoreError::Closed)?
     }
 
+    /// The size of the database's contents, in bytes (its pages in use).
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures.
+    pub async fn size(&self) -> Result<u64, StoreError> {
+        self.call(|tx| {
+            let pages: i64 = tx.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+            let free: i64 = tx.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+            let size: i64 = tx.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+            Ok(u64::try_from((pages - free).max(0) * size).unwrap_or(0))
+        })
+        .await
+    }
+
     /// The number of games stored.
     ///
     /// # Errors
@@ -255,6 +272,10 @@ fn prepare(conn: &Connection) -> Result<(), String> {
             "BEGIN; {MIGRATE_FROM_3} PRAGMA user_version = 4; COMMIT;"
         ))
         .map_err(|e| format!("the database cannot be brought to schema 4: {e}"))?;
+    }
+    if (1..=4).contains(&version) {
+        migrate_from_4(conn)
+            .map_err(|e| format!("the database cannot be brought to schema 5: {e}"))?;
     }
     conn.execute_batch(SCHEMA).map_err(sqlite)?;
     conn.execute_batch(&format!(
@@ -455,6 +476,40 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>, watch: &mut FileWatch) {
             }
         }
     }
+}
+
+/// Schema 4 to 5, with the look of every user name computed here.
+fn migrate_from_4(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch("BEGIN")?;
+    for (table, sql) in MIGRATE_FROM_4 {
+        let exists: bool = conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get(0),
+        )?;
+        if exists {
+            conn.execute_batch(sql)?;
+        }
+    }
+    let has_players: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'players'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_players {
+        return conn.execute_batch("PRAGMA user_version = 5; COMMIT;");
+    }
+    let names: Vec<(i64, String)> = conn
+        .prepare("SELECT id, name FROM players WHERE name IS NOT NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, name) in names {
+        conn.execute(
+            "UPDATE players SET look = ?2 WHERE id = ?1",
+            rusqlite::params![id, crate::text::skeleton(&name)],
+        )?;
+    }
+    conn.execute_batch("PRAGMA user_version = 5; COMMIT;")
 }
 
 fn now() -> i64 {

@@ -1,7 +1,7 @@
 //! The tables of the database and the steps from older schemas.
 
 /// The schema version written to `PRAGMA user_version`.
-pub(super) const SCHEMA_VERSION: i64 = 4;
+pub(super) const SCHEMA_VERSION: i64 = 5;
 
 /// The tables of a database of morris.
 pub(super) const TABLES: [&str; 7] = [
@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS games (
     next_game        TEXT,
     takeback_offer   TEXT,
     opening          INTEGER NOT NULL DEFAULT 0,
-    awaiting         TEXT
+    awaiting         TEXT,
+    unrated_why      TEXT
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
 CREATE TABLE IF NOT EXISTS plies (
@@ -67,14 +68,19 @@ CREATE TABLE IF NOT EXISTS players (
     id       INTEGER PRIMARY KEY,
     name     TEXT UNIQUE COLLATE NOCASE,
     password TEXT,
-    created  INTEGER NOT NULL
+    created  INTEGER NOT NULL,
+    look     TEXT
 ) STRICT;
+CREATE INDEX IF NOT EXISTS players_look ON players (look) WHERE look IS NOT NULL;
 CREATE TABLE IF NOT EXISTS sessions (
     hash    BLOB PRIMARY KEY,
     player  INTEGER NOT NULL REFERENCES players (id),
     csrf    TEXT NOT NULL,
-    created INTEGER NOT NULL
+    created INTEGER NOT NULL,
+    seen    INTEGER NOT NULL DEFAULT 0,
+    agent   TEXT NOT NULL DEFAULT ''
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_seen ON sessions (seen);
 CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player);
 CREATE TABLE IF NOT EXISTS ratings (
     player     INTEGER NOT NULL REFERENCES players (id),
@@ -155,3 +161,18 @@ pub(super) const MIGRATE_FROM_3: &str = "
 ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN awaiting TEXT;
 ";
+
+/// From schema 4 to 5, by table (a table missing, from a schema before 3, is made whole by
+/// [`SCHEMA`]): when each session was last used and by what browser, the look of each user
+/// name (its skeleton, filled in by the migration's caller), and why a game that asked to be
+/// rated is not.
+pub(super) const MIGRATE_FROM_4: [(&str, &str); 3] = [
+    (
+        "sessions",
+        "ALTER TABLE sessions ADD COLUMN seen INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+         UPDATE sessions SET seen = created;",
+    ),
+    ("players", "ALTER TABLE players ADD COLUMN look TEXT;"),
+    ("games", "ALTER TABLE games ADD COLUMN unrated_why TEXT;"),
+];

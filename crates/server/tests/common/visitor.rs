@@ -32,8 +32,14 @@ impl Visitor {
 
     /// A new visitor: `GET /api/session` gives it an anonymous player.
     pub async fn new(base: &str) -> Visitor {
+        Visitor::from_address(base, std::net::Ipv4Addr::LOCALHOST.into()).await
+    }
+
+    /// A new visitor whose connections come from `address` (one of 127.0.0.0/8).
+    pub async fn from_address(base: &str, address: std::net::IpAddr) -> Visitor {
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
+            .local_address(address)
             .build()
             .unwrap();
         let mut v = Visitor {
@@ -77,9 +83,19 @@ impl Visitor {
     }
 
     async fn answer(&mut self, r: reqwest::Response) -> (u16, Value) {
+        let renewed = r.headers().contains_key(SET_COOKIE);
         self.keep_cookie(&r);
         let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
+        let body = r.json().await.unwrap_or(Value::Null);
+        // A session that begins (a visit, sign-up, sign-in, change of password) comes with
+        // its own CSRF token.
+        if renewed && let Some(csrf) = body["csrf"].as_str() {
+            self.csrf = csrf.to_owned();
+            if let Some(player) = body["player"].as_i64() {
+                self.player = player;
+            }
+        }
+        (status, body)
     }
 
     pub async fn get(&mut self, path: &str) -> (u16, Value) {

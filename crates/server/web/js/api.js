@@ -73,6 +73,8 @@ export const api = {
   signIn: (name, password) => request('POST', '/api/session/signin', { name, password }),
   signOut: () => request('POST', '/api/session/signout', {}),
   password: (old, next) => request('POST', '/api/session/password', { old, new: next }),
+  sessions: () => request('GET', '/api/session/list'),
+  endSession: (id) => request('DELETE', `/api/session/list/${encodeURIComponent(id)}`),
   myGames: (query = '') => request('GET', `/api/session/games${query}`),
   player: (name) => request('GET', `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query = '') => request('GET', `/api/players/${encodeURIComponent(name)}/games${query}`),

@@ -12,7 +12,10 @@ const RULES = {
   0: [[/./s, 'error.offline']],
   400: [
     [/^cannot read the ply/i, 'error.bad_ply'],
+    [/kept for the site/i, 'error.reserved_name'],
+    [/another player's account/i, 'error.name_not_yours'],
     [/user name/i, 'error.bad_user_name'],
+    [/too common|easy to guess/i, 'error.weak_password'],
     [/password/i, 'error.bad_password'],
     [/message/i, 'error.bad_chat'],
     [/base time|increment|days per move|time control/i, 'error.bad_clock'],
@@ -31,6 +34,7 @@ const RULES = {
   404: [
     [/endpoint/i, 'error.server_changed'],
     [/no player/i, 'error.no_player'],
+    [/no session/i, 'error.no_session'],
     [/challenge/i, 'error.no_challenge'],
     [/(?:)/, 'error.no_game'],
   ],
@@ -55,6 +59,7 @@ const RULES = {
   413: [[/(?:)/, 'error.too_large']],
   415: [[/(?:)/, 'error.bad_request']],
   429: [
+    [/wrong passwords for this account/i, 'error.account_wait'],
     [/attempts/i, 'error.too_many_attempts'],
     [/messages in/i, 'error.chat_too_fast'],
     [/challenges open/i, 'error.too_many_challenges'],
@@ -62,6 +67,7 @@ const RULES = {
   ],
   500: [[/(?:)/, 'error.server']],
   503: [[/(?:)/, 'error.unavailable']],
+  507: [[/(?:)/, 'error.full']],
 };
 
 /**

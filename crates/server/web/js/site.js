@@ -11,7 +11,7 @@ import { play as playSound } from './sound.js';
 import { loadSettings } from './settings.js';
 import { h } from './panels.js';
 import { gameList } from './gamelist.js';
-import { t } from './i18n.js';
+import { language, localeOf, t } from './i18n.js';
 import { canAskTakeBack, takebackDeclined } from './offers.js';
 import { clockWords, ratingText } from './format.js';
 
@@ -143,11 +143,17 @@ function openAccount() {
       e.preventDefault();
       try {
         await api.password(old.input.value, next.input.value);
+        // A new password begins a new session (a new cookie and CSRF token).
+        await loadSession();
         dialog.close();
       } catch (err) {
         fail(err);
       }
     });
+    const sessions = h('section', 'sessions');
+    sessions.id = 'account-sessions';
+    form.append(sessions);
+    showSessions(sessions, fail);
     actions.append(close, out, change);
   } else {
     form.append(h('h2', '', t('site.sign_in')));
@@ -205,6 +211,72 @@ function openAccount() {
   form.append(actions);
   dialog.replaceChildren(form);
   if (!dialog.open) dialog.showModal();
+}
+
+/**
+ * A browser's name as a person knows it, from its `User-Agent`: the browser and the system.
+ * @param {string} agent
+ * @returns {string}
+ */
+export function browserName(agent) {
+  if (!agent) return '';
+  const browser =
+    [
+      [/Edg\//, 'Edge'],
+      [/OPR\//, 'Opera'],
+      [/Firefox\//, 'Firefox'],
+      [/Chrom(?:e|ium)\//, 'Chrome'],
+      [/Safari\//, 'Safari'],
+    ].find(([re]) => re.test(agent))?.[1] ?? agent.split(/[ /]/)[0];
+  const system = [
+    [/Android/, 'Android'],
+    [/iPhone|iPad/, 'iOS'],
+    [/Windows/, 'Windows'],
+    [/Mac OS X|Macintosh/, 'macOS'],
+    [/CrOS/, 'ChromeOS'],
+    [/Linux/, 'Linux'],
+  ].find(([re]) => re.test(agent))?.[1];
+  return system ? `${browser}, ${system}` : browser;
+}
+
+/** Fills the account dialog's list of the player's sessions, each with a way to end it. */
+async function showSessions(section, fail) {
+  let list;
+  try {
+    list = await api.sessions();
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  const rows = h('ul', 'session-list');
+  for (const s of list.sessions) {
+    const row = h('li');
+    const name = browserName(s.agent) || t('site.session_unknown');
+    row.append(h('span', 'session-agent', name));
+    row.title = s.agent;
+    const when = new Date(s.seen * 1000).toLocaleString(localeOf(language()), {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    if (s.current) {
+      row.append(h('span', 'fine', t('site.session_this')));
+    } else {
+      row.append(h('span', 'fine', t('site.session_seen', { date: when })));
+      const end = h('button', 'small', t('site.session_end'));
+      end.type = 'button';
+      end.addEventListener('click', async () => {
+        try {
+          await api.endSession(s.id);
+          row.remove();
+        } catch (err) {
+          fail(err);
+        }
+      });
+      row.append(end);
+    }
+    rows.append(row);
+  }
+  section.replaceChildren(h('h3', '', t('site.sessions_title')), rows);
 }
 
 // ----- pages of the site: the lobby and players' pages -----

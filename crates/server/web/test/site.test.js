@@ -1,7 +1,7 @@
 // The pure parts of js/site.js: the rating chart, pairings, pools, ratings and sign-up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartPoints, chartDots, pairedPath, poolSize, ratingFor, passwordsAgree } from '../js/site.js';
+import { chartPoints, chartDots, pairedPath, poolSize, ratingFor, passwordsAgree, browserName } from '../js/site.js';
 
 test('the rating chart spans its box, oldest game left, higher ratings up', () => {
   const points = chartPoints([{ rating: 1500 }, { rating: 1600 }, { rating: 1400 }], 400, 120)
@@ -53,4 +53,17 @@ test('a sign-up is sent only when both entries of the password agree', () => {
   assert.equal(passwordsAgree('correct horse', 'correct horse'), true);
   assert.equal(passwordsAgree('correct horse', 'correct hrose'), false);
   assert.equal(passwordsAgree('', ''), false);
+});
+
+test('a session is named by its browser and system', () => {
+  const chrome =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  assert.equal(browserName(chrome), 'Chrome, Linux');
+  const iphone =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+  assert.equal(browserName(iphone), 'Safari, iOS');
+  const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+  assert.equal(browserName(firefox), 'Firefox, Windows');
+  assert.equal(browserName('curl/8.5.0'), 'curl');
+  assert.equal(browserName(''), '');
 });
