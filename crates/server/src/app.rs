@@ -484,7 +484,8 @@ impl AppState {
             return Ok((next, None));
         }
         let now = self.now_ms();
-        let game = next.rematch_game(GameId::random(), now);
+        let mut game = next.rematch_game(GameId::random(), now);
+        self.judge_rating(&mut game).await?;
         next.next_game = Some(game.id.clone());
         self.store.insert_rematch(&next, &game).await?;
         *guard = next.clone();
@@ -701,6 +702,31 @@ impl AppState {
             }
         }
         moved
+    }
+
+    /// A new game whose terms ask for a rating between two accounts is played unrated when
+    /// the pair has played too many rated games lately ([`crate::fair`]).
+    ///
+    /// # Errors
+    ///
+    /// 500 when the database fails.
+    pub async fn judge_rating(&self, state: &mut GameState) -> Result<(), ApiError> {
+        let (true, Some(white), Some(black)) =
+            (state.rated, state.accounts.white, state.accounts.black)
+        else {
+            return Ok(());
+        };
+        let since = self.now_ms() / 1000 - crate::fair::WINDOW;
+        let (total, same) = self.store.rated_between(white, black, since).await?;
+        if let Some(why) = crate::fair::rating_refusal(total, same, state.same_network) {
+            tracing::info!(
+                "game {} between players {white} and {black} is unrated: {why}",
+                state.id
+            );
+            state.rated = false;
+            state.unrated_why = Some(why);
+        }
+        Ok(())
     }
 
     /// Measures the database for its cap ([`crate::storage`]).

@@ -167,6 +167,12 @@ pub struct GameState {
     pub accounts: ByColor<Option<PlayerId>>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// Why a game whose terms asked for a rating is played unrated
+    /// ([`crate::fair::rating_refusal`]).
+    pub unrated_why: Option<String>,
+    /// Whether both players came from one network (one client address group) when the game
+    /// was made.
+    pub same_network: bool,
     /// The clock, in a game that has one.
     pub clock: Option<Clock>,
     /// When each ply was played and the time its mover had left after it, one per ply.
@@ -240,6 +246,8 @@ impl GameState {
             created,
             accounts: ByColor::new(None, None),
             rated: false,
+            unrated_why: None,
+            same_network: false,
             clock: None,
             times,
             ended_at: None,
@@ -913,6 +921,7 @@ impl GameState {
         );
         next.accounts = self.accounts.swap();
         next.rated = self.rated;
+        next.same_network = self.same_network;
         next.clock = self.clock.map(|c| Clock::start(c.control, now));
         next
     }

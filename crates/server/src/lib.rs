@@ -31,6 +31,7 @@ pub mod clock;
 pub mod computer;
 pub mod connections;
 pub mod error;
+pub mod fair;
 pub mod game_state;
 pub mod host;
 pub mod limits;

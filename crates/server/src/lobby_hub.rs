@@ -228,6 +228,8 @@ pub async fn start_pairing(app: &Arc<AppState>, pairing: Pairing) -> Result<Game
     );
     state.accounts = ByColor::new(Some(pairing.white.player), Some(pairing.black.player));
     state.rated = pairing.terms.rated;
+    state.same_network = pairing.white.from == pairing.black.from;
+    app.judge_rating(&mut state).await?;
     state.clock = pairing.terms.clock.map(|c| Clock::start(c, app.now_ms()));
     let live = app.create(state).await?;
     let state = live.snapshot().await;

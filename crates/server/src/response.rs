@@ -144,6 +144,9 @@ pub struct GameView {
     pub version: u64,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// Why a game whose terms asked for a rating is unrated (the two players have played
+    /// too many rated games lately: see the documentation of the API), else `null`.
+    pub unrated_why: Option<String>,
     /// The clock, in a game that has one.
     pub clock: Option<ClockView>,
     /// How the players' ratings changed, once a rated game ended.
@@ -279,6 +282,7 @@ impl GameView {
             }),
             version: state.version,
             rated: state.rated,
+            unrated_why: state.unrated_why.clone(),
             clock: state.clock.map(|c| {
                 let over = outcome.is_some();
                 // A finished game's clock stands where it stopped.

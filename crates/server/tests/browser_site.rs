@@ -653,3 +653,83 @@ async fn browsing_back_through_a_clocked_game_shows_the_clocks_of_each_ply() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn the_account_dialog_lists_where_the_player_is_signed_in_and_signs_another_browser_out() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let limits = Limits {
+        password_cost: common::CHEAP_HASH,
+        ..Limits::default()
+    };
+    let server = Server::start(std::path::Path::new(":memory:"), limits).await;
+    let driver = start_driver(&program).await;
+    let profile = temp_dir("chromium-sessions");
+    let client = browser(&driver, &profile).await;
+    client.goto(&server.url("/lobby")).await.unwrap();
+    sign_up(&client, "ann").await;
+
+    // Another device signs in by the API.
+    let mut phone = common::visitor::Visitor::new(&server.base).await;
+    let body = json!({"name": "ann", "password": "correct horse battery"});
+    assert_eq!(phone.post("/api/session/signin", body).await.0, 200);
+
+    click(&client, "#btn-account").await;
+    let rows = until(
+        &client,
+        "both sessions are listed",
+        "const rows = [...document.querySelectorAll('#account-sessions li')];
+         return rows.length === 2 && rows.map((r) => r.textContent);",
+    )
+    .await;
+    let rows: Vec<String> = serde_json::from_value(rows).unwrap();
+    assert_eq!(
+        rows.iter().filter(|r| r.contains("This browser")).count(),
+        1,
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("Chrome") && r.contains("This browser")),
+        "the page's session is named by its browser: {rows:?}"
+    );
+    click(&client, "#account-sessions li button").await;
+    wait_for(
+        &client,
+        "return document.querySelectorAll('#account-sessions li').length === 1;",
+        "the other session leaves the list",
+    )
+    .await;
+    let (_, now) = phone.get("/api/session").await;
+    assert_eq!(now["name"], Value::Null, "the phone is signed out");
+
+    // A new password keeps this browser signed in, with its new session.
+    client
+        .execute(
+            "const form = document.querySelector('#account form');
+             form.elements.old.value = 'correct horse battery';
+             form.elements.new.value = 'another fine password';
+             form.requestSubmit();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    wait_for(
+        &client,
+        "return !document.getElementById('account').open;",
+        "the dialog closes after the change",
+    )
+    .await;
+    let name = until(
+        &client,
+        "the page is still signed in",
+        "const done = fetch('/api/session').then((r) => r.json()).then((s) => s.name);
+         return window.__name ?? (done.then((n) => { window.__name = n; }), null);",
+    )
+    .await;
+    assert_eq!(name, "ann");
+    client.close().await.unwrap();
+    drop(driver);
+    server.stop().await;
+}

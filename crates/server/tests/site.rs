@@ -783,3 +783,63 @@ async fn an_imported_game_with_a_clock_keeps_one_time_per_ply() {
     server.stop().await;
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Quick pairing of two visitors whose lobby sockets are open; the game's view.
+async fn quick_pair(a: &mut Visitor, b: &mut Visitor) -> Value {
+    let (status, waiting) = a.post("/api/lobby/quick", json!({"clock": "3+2"})).await;
+    assert_eq!(status, 200, "{waiting}");
+    let (status, paired) = b.post("/api/lobby/quick", json!({"clock": "3+2"})).await;
+    assert_eq!(status, 200, "{paired}");
+    let id = paired["game"].as_str().expect("paired").to_owned();
+    let (_, game) = b.get(&format!("/api/games/{id}")).await;
+    // Ended at once (an abort: nobody has played), so that the next pairing can be made.
+    let (status, ended) = b.post(&format!("/api/games/{id}/abort"), json!({})).await;
+    assert_eq!(status, 200, "{ended}");
+    game
+}
+
+#[tokio::test]
+async fn two_accounts_are_rated_against_each_other_a_few_times_a_day_and_fewer_from_one_network() {
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(Path::new(":memory:"), &now).await;
+    // From one address: two rated games a day, then unrated with the reason.
+    let mut booster = Visitor::new(&server.base).await;
+    let mut puppet = Visitor::new(&server.base).await;
+    booster.sign_up("booster", "correct horse battery").await;
+    puppet.sign_up("puppet", "correct horse battery").await;
+    let _sockets = (
+        booster.socket("/api/lobby/ws").await,
+        puppet.socket("/api/lobby/ws").await,
+    );
+    let mut rated = Vec::new();
+    for _ in 0..3 {
+        let game = quick_pair(&mut booster, &mut puppet).await;
+        rated.push((game["rated"].clone(), game["unrated_why"].clone()));
+    }
+    assert_eq!(rated[0], (json!(true), Value::Null));
+    assert_eq!(rated[1], (json!(true), Value::Null));
+    assert_eq!(rated[2].0, json!(false));
+    assert!(
+        rated[2].1.as_str().unwrap().contains("one network"),
+        "{rated:?}"
+    );
+    // A day later they are rated again.
+    now.advance(24 * 3600 * 1000 + 1000);
+    assert_eq!(quick_pair(&mut booster, &mut puppet).await["rated"], true);
+
+    // From two networks: six rated games a day between the same two accounts.
+    let mut ann = Visitor::from_address(&server.base, [127, 0, 0, 2].into()).await;
+    let mut bob = Visitor::from_address(&server.base, [127, 0, 0, 3].into()).await;
+    ann.sign_up("ann", "correct horse battery").await;
+    bob.sign_up("bob", "correct horse battery").await;
+    let _sockets = (
+        ann.socket("/api/lobby/ws").await,
+        bob.socket("/api/lobby/ws").await,
+    );
+    let mut flags = Vec::new();
+    for _ in 0..7 {
+        flags.push(quick_pair(&mut ann, &mut bob).await["rated"] == true);
+    }
+    assert_eq!(flags, [true, true, true, true, true, true, false]);
+    server.stop().await;
+}

@@ -85,6 +85,21 @@ impl Store {
         .await
     }
 
+    /// The rated games made since `since` (seconds since 1970) between two players, in
+    /// either colours: how many, and how many of them with both on one network.
+    ///
+    /// # Errors
+    ///
+    /// SQLite's failures.
+    pub async fn rated_between(
+        &self,
+        a: PlayerId,
+        b: PlayerId,
+        since: i64,
+    ) -> Result<(u32, u32), StoreError> {
+        self.call(move |tx| rated_between(tx, a, b, since)).await
+    }
+
     /// Adds a new game. Returns after the commit.
     ///
     /// # Errors
@@ -340,6 +355,24 @@ fn clock_columns(g: &GameState) -> ClockColumns {
     }
 }
 
+/// The rated games made since `since` (seconds since 1970) between two players, in either
+/// colours: how many in all, and how many of them with both players on one network.
+pub(super) fn rated_between(
+    tx: &rusqlite::Transaction<'_>,
+    a: PlayerId,
+    b: PlayerId,
+    since: i64,
+) -> Result<(u32, u32), StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT count(*), coalesce(sum(same_network), 0) FROM games
+             WHERE rated = 1 AND created >= ?3
+               AND ((white_player = ?1 AND black_player = ?2)
+                 OR (white_player = ?2 AND black_player = ?1))",
+        )?
+        .query_row(params![a.0, b.0, since], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
 fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreError> {
     let count = g.game.plies().len() as i64;
     let t = now();
@@ -349,9 +382,9 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
              white_level, white_name, white_token, black_level, black_name, black_token,
              ended, draw_offer, version, over, computer_to_move, created, updated,
              white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-             deadline, ended_at, result, opening, awaiting)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
+             deadline, ended_at, result, opening, awaiting, unrated_why, same_network)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?32, ?17,
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
     )?
     .execute(params![
         g.id.as_str(),
@@ -383,6 +416,9 @@ fn insert(tx: &rusqlite::Transaction<'_>, g: &GameState) -> Result<(), StoreErro
         g.game.outcome().map(outcome_text),
         g.opening as i64,
         g.awaiting.map(Color::name),
+        g.unrated_why,
+        g.same_network,
+        g.created,
     ])?;
     append_plies(tx, g, 0)
 }
@@ -608,6 +644,8 @@ struct Row {
     takeback_offer: Option<String>,
     opening: i64,
     awaiting: Option<String>,
+    unrated_why: Option<String>,
+    same_network: bool,
 }
 
 pub(super) fn load(
@@ -619,7 +657,8 @@ pub(super) fn load(
             "SELECT variant, start, ply_count, opponent, white_level, white_name, white_token,
                     black_level, black_name, black_token, ended, draw_offer, version, created,
                     white_player, black_player, rated, clock, white_ms, black_ms, clock_since,
-                    ended_at, rematch_offer, next_game, takeback_offer, opening, awaiting
+                    ended_at, rematch_offer, next_game, takeback_offer, opening, awaiting,
+                    unrated_why, same_network
              FROM games WHERE id = ?1",
         )?
         .query_row([id.as_str()], |r| {
@@ -646,6 +685,8 @@ pub(super) fn load(
                 takeback_offer: r.get(24)?,
                 opening: r.get(25)?,
                 awaiting: r.get(26)?,
+                unrated_why: r.get(27)?,
+                same_network: r.get(28)?,
             })
         })
         .optional()?;
@@ -740,6 +781,8 @@ fn rebuild(id: &GameId, row: Row) -> Result<GameState, StoreError> {
         row.players.black.map(PlayerId),
     );
     state.rated = row.rated;
+    state.unrated_why = row.unrated_why;
+    state.same_network = row.same_network;
     state.clock = clock;
     state.times = times;
     state.ended_at = row.ended_at;

@@ -50,7 +50,8 @@ CREATE TABLE IF NOT EXISTS games (
     takeback_offer   TEXT,
     opening          INTEGER NOT NULL DEFAULT 0,
     awaiting         TEXT,
-    unrated_why      TEXT
+    unrated_why      TEXT,
+    same_network     INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX IF NOT EXISTS games_waiting ON games (computer_to_move) WHERE computer_to_move = 1;
 CREATE TABLE IF NOT EXISTS plies (
@@ -164,8 +165,8 @@ ALTER TABLE games ADD COLUMN awaiting TEXT;
 
 /// From schema 4 to 5, by table (a table missing, from a schema before 3, is made whole by
 /// [`SCHEMA`]): when each session was last used and by what browser, the look of each user
-/// name (its skeleton, filled in by the migration's caller), and why a game that asked to be
-/// rated is not.
+/// name (its skeleton, filled in by the migration's caller), why a game that asked to be
+/// rated is not, and whether its players came from one network.
 pub(super) const MIGRATE_FROM_4: [(&str, &str); 3] = [
     (
         "sessions",
@@ -174,5 +175,9 @@ pub(super) const MIGRATE_FROM_4: [(&str, &str); 3] = [
          UPDATE sessions SET seen = created;",
     ),
     ("players", "ALTER TABLE players ADD COLUMN look TEXT;"),
-    ("games", "ALTER TABLE games ADD COLUMN unrated_why TEXT;"),
+    (
+        "games",
+        "ALTER TABLE games ADD COLUMN unrated_why TEXT;
+         ALTER TABLE games ADD COLUMN same_network INTEGER NOT NULL DEFAULT 0;",
+    ),
 ];

@@ -747,6 +747,10 @@ function renderTable() {
       }
     }
   }
+  if (g.unrated_why) {
+    // A rated pairing played unrated: the two players have played too many rated games today.
+    el.append(h('p', 'fine unrated-why', t(/one network/.test(g.unrated_why) ? 'site.unrated_network' : 'site.unrated_pair')));
+  }
   const firstBy = g.status === 'playing' ? g.clock?.first_ply_by : null;
   if (firstBy) {
     const wait = firstBy - g.clock.now - (Date.now() - table.received);
