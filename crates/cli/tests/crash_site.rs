@@ -48,6 +48,16 @@ async fn sign_up(client: &reqwest::Client, base: &str, name: &str) -> Player {
         .await
         .unwrap();
     assert_eq!(r.status(), 201);
+    // Signing up renews the session: a new cookie and a new CSRF token.
+    let cookie = r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let session: Value = r.json().await.unwrap();
+    let csrf = session["csrf"].as_str().unwrap().to_owned();
     Player {
         name: name.to_owned(),
         cookie,

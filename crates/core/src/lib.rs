@@ -40,6 +40,7 @@ mod position;
 pub mod record;
 pub mod sanmill;
 mod setup;
+pub mod value;
 mod variant;
 mod zobrist;
 

@@ -12,8 +12,8 @@ use morris_core::{Game, Ply, Position, Variant};
 use crate::Engine;
 use crate::level::Rng;
 use crate::limits::{EngineOptions, Limits};
-use crate::probe::{Probe, TbValue, Wdl, score_plies};
 use crate::selfplay::{SelfPlay, spread};
+use crate::{Probe, TbValue, Wdl, score_plies};
 
 /// What the tables say of one ply played in a position.
 #[derive(Debug, Clone, PartialEq, Eq)]

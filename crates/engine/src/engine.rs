@@ -10,12 +10,12 @@ use morris_core::{Game, Ply, Position};
 use crate::level::{self, Rng};
 use crate::limits::{EngineOptions, Info, Limits, SearchResult};
 use crate::ordering::{Heuristics, MAX_PLY, Picker};
-use crate::probe::{Probe, TbValue, score_plies};
 use crate::score::Score;
 use crate::score::value::{INFINITE, is_mate, to_score};
 use crate::search::{RootMove, Shared, Worker, is_proven};
 use crate::time::{self, Budget};
 use crate::tt::Table;
+use crate::{Probe, TbValue, score_plies};
 
 /// A root ply ahead of every other by more than this (in centi-pieces) counts as forced for
 /// the clock.
@@ -358,7 +358,7 @@ pub fn trap_weight(pos: &Position, tb: &dyn Probe) -> f64 {
     let mut looks = Vec::new();
     for ply in pos.legal_plies() {
         let child = pos.after_unchecked(ply);
-        let value = match crate::probe::terminal_value(&child) {
+        let value = match crate::terminal_value(&child) {
             Some(v) => v,
             None => match tb.probe(&child) {
                 Some(v) => v,
@@ -367,7 +367,7 @@ pub fn trap_weight(pos: &Position, tb: &dyn Probe) -> f64 {
         };
         // The evaluation is the child's side's; the mover sees it negated.
         let look = -f64::from(crate::eval::evaluate(&child));
-        looks.push((look, value.parent().wdl() == crate::probe::Wdl::Loss));
+        looks.push((look, value.parent().wdl() == crate::Wdl::Loss));
     }
     let Some(best) = looks.iter().map(|&(l, _)| l).reduce(f64::max) else {
         return 0.0;

@@ -27,7 +27,6 @@ pub mod eval;
 mod level;
 mod limits;
 mod ordering;
-mod probe;
 mod protocol;
 mod score;
 mod search;
@@ -44,7 +43,9 @@ use morris_core::{Game, Ply};
 pub use engine::{Engine, MAX_DEPTH, trap_weight};
 pub use level::estimated_rating;
 pub use limits::{Clock, EngineOptions, Info, Limits, SearchResult};
-pub use probe::{Plies, Probe, TbValue, Wdl, score_plies, terminal_value};
+/// The tablebases' values and probing, from core (where the tablebase crate finds them too),
+/// under the engine's names.
+pub use morris_core::value::{Plies, Probe, Value as TbValue, Wdl, score_plies, terminal_value};
 pub use protocol::{Command, CommandError, OpenTablebase, run_protocol, run_protocol_with_tables};
 pub use score::Score;
 

@@ -155,13 +155,13 @@ pub(crate) mod value {
     }
 }
 
-impl From<crate::probe::TbValue> for Score {
+impl From<crate::TbValue> for Score {
     /// A tablebase value as a score: a win or loss in that many plies, a draw as 0.
-    fn from(value: crate::probe::TbValue) -> Score {
+    fn from(value: crate::TbValue) -> Score {
         match value {
-            crate::probe::TbValue::Win(d) => Score::Mate(i32::from(d)),
-            crate::probe::TbValue::Loss(d) => Score::Mate(-i32::from(d)),
-            crate::probe::TbValue::Draw => Score::Cp(0),
+            crate::TbValue::Win(d) => Score::Mate(i32::from(d)),
+            crate::TbValue::Loss(d) => Score::Mate(-i32::from(d)),
+            crate::TbValue::Draw => Score::Cp(0),
         }
     }
 }

@@ -9,9 +9,9 @@ use morris_core::{Ply, Position};
 
 use crate::eval::evaluate;
 use crate::ordering::{Heuristics, MAX_PLY, Picker};
-use crate::probe::{Probe, TbValue};
 use crate::score::value::{INFINITE, MATE_BOUND, from_table, is_mate, mate_in, mated_in, to_table};
 use crate::tt::{Bound, Entry, Table};
+use crate::{Probe, TbValue};
 
 /// How often (in nodes) a worker looks at the clock and the stop flags.
 const CHECK_EVERY: u64 = 256;

@@ -44,9 +44,20 @@ pub(crate) fn clip(text: &str) -> String {
     }
 }
 
-/// A character that a terminal acts on rather than shows, or that reorders what it shows.
+/// A character that a terminal acts on rather than shows, that reorders what it shows (the
+/// bidirectional controls and marks), or that shows as nothing (zero-width spaces and
+/// joiners, word joiners, the byte-order mark, the soft hyphen).
 fn unsafe_to_show(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{061c}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{feff}'
+        )
 }
 
 /// One line read by [`LineReader::read_line`].

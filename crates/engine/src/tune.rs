@@ -17,8 +17,8 @@ use morris_core::{Ply, Position, Variant};
 
 use crate::eval::{TERMS, Weights, phase, terms, weigh};
 use crate::level::Rng;
-use crate::probe::{Probe, Wdl, terminal_value};
 use crate::selfplay::{SelfPlay, spread};
+use crate::{Probe, Wdl, terminal_value};
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]

@@ -116,22 +116,11 @@ struct ErrorBody {
 }
 
 /// Text for a log line: control characters (a line break, an escape sequence that would
-/// recolour a terminal) and format characters (a bidirectional control that would turn the
-/// line around) written as escapes, so that no input forges or garbles a log line.
+/// recolour a terminal), bidirectional controls (that would turn the line around) and
+/// invisible characters written as escapes, so that no input forges or garbles a log line.
+/// The engine's escaping ([`morris_engine::text::printable`]), so that both logs read alike.
 pub fn log_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| c.is_control() || crate::text::is_format(c);
-    if !text.chars().any(hidden) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if hidden(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    morris_engine::text::printable(text)
 }
 
 impl IntoResponse for ApiError {
@@ -295,6 +284,9 @@ mod tests {
         assert!(text.contains("ab\\n2026"), "{text}");
         assert_eq!(log_safe("plain"), "plain");
         assert_eq!(log_safe("a\tb\r"), "a\\tb\\r");
+        // A right-to-left override or a zero-width space cannot hide in a log line.
+        assert_eq!(log_safe("\u{202e}retupmoC"), "\\u{202e}retupmoC");
+        assert_eq!(log_safe("a\u{200b}b"), "a\\u{200b}b");
     }
 
     #[test]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
 
+use morris_core::value::{Probe, Value};
 use morris_core::{Position, Variant};
-use morris_engine::{Probe, TbValue};
 
 use crate::background::{Background, BackgroundOptions};
 use crate::build::{BuildOptions, build};
@@ -157,13 +157,13 @@ impl EngineTables {
     }
 
     /// The exact value of a position, if its sector is built.
-    pub fn value(&self, pos: &Position) -> Option<TbValue> {
+    pub fn value(&self, pos: &Position) -> Option<Value> {
         self.tables(pos).probe(pos).ok()
     }
 }
 
 impl Probe for EngineTables {
-    fn probe(&self, pos: &Position) -> Option<TbValue> {
+    fn probe(&self, pos: &Position) -> Option<Value> {
         self.value(pos)
     }
 

@@ -42,7 +42,7 @@ pub(crate) fn split(pos: &Position) -> (Sector, u32, u32) {
     (sector, pos.pieces(us).0, pos.pieces(them).0)
 }
 
-pub(crate) use morris_engine::terminal_value;
+pub(crate) use morris_core::value::terminal_value;
 
 /// The value of a position by forward generation: a finished game's own value, else the best
 /// of the values `child` gives its successors, seen from this side one ply earlier.

@@ -394,6 +394,6 @@ impl Tablebase {
     ///
     /// As [`Tablebase::probe`] for any child.
     pub fn probe_plies(&self, pos: &Position) -> Result<Vec<(morris_core::Ply, Value)>, TbError> {
-        morris_engine::score_plies(pos, |c| self.probe(c))
+        morris_core::value::score_plies(pos, |c| self.probe(c))
     }
 }

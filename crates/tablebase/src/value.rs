@@ -1,7 +1,7 @@
-//! How values are stored: one byte per position. The value type itself is the engine's
-//! [`morris_engine::TbValue`], which this crate calls [`Value`].
+//! How values are stored: one byte per position. The value type itself is core's
+//! [`morris_core::value::Value`].
 
-pub use morris_engine::{Plies, TbValue as Value, Wdl};
+pub use morris_core::value::{Plies, Value, Wdl};
 
 /// The byte of an undecided position during a build and of a draw in a finished table.
 pub(crate) const DRAW: u8 = 0;

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use morris_core::{Color, Game, GameRecord, Variant};
 
-use crate::probe::{Probe, TbValue};
 use crate::text::{clip, printable};
+use crate::{Probe, TbValue};
 
 pub use elo::{Tally, elo_of};
 pub use openings::{opening_game, openings};

@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use morris_core::{Game, Position, Variant, draw_board};
 
+use crate::Probe;
 use crate::engine::Engine;
 use crate::limits::{EngineOptions, Info, Limits};
-use crate::probe::Probe;
 use crate::text::{Line, LineReader, clip, printable};
 
 pub use command::{Command, CommandError};

@@ -1,10 +1,12 @@
-//! The engine's view of tablebases: a trait to probe them, implemented elsewhere.
+//! Exact values of positions and the trait to probe tables of them: the one vocabulary that
+//! the tablebases (which compute and store values) and the engine (which probes them) share,
+//! kept here so that both stand on the rules alone.
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::Neg;
 
-use morris_core::{Ply, Position};
+use crate::{Ply, Position};
 
 /// Win, draw or loss for the side to move, ordered from its point of view (`Loss < Draw < Win`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -42,7 +44,7 @@ pub struct Plies(pub u16);
 /// `Win(1)` wins with the next ply, `Loss(2)` is lost after the opponent's reply.
 ///
 /// ```
-/// use morris_engine::{TbValue as Value, Wdl};
+/// use morris_core::value::{Value, Wdl};
 /// let v = Value::Win(25);
 /// assert_eq!(v.wdl(), Wdl::Win);
 /// assert!(Value::Win(3) > Value::Win(5)); // a shorter win is better
@@ -50,7 +52,7 @@ pub struct Plies(pub u16);
 /// assert!(Value::Draw > Value::Loss(200));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TbValue {
+pub enum Value {
     /// The side to move wins in this many plies.
     Win(u16),
     /// The side to move loses in this many plies.
@@ -59,61 +61,61 @@ pub enum TbValue {
     Draw,
 }
 
-impl TbValue {
+impl Value {
     /// Win, draw or loss without the distance.
     pub const fn wdl(self) -> Wdl {
         match self {
-            TbValue::Win(_) => Wdl::Win,
-            TbValue::Loss(_) => Wdl::Loss,
-            TbValue::Draw => Wdl::Draw,
+            Value::Win(_) => Wdl::Win,
+            Value::Loss(_) => Wdl::Loss,
+            Value::Draw => Wdl::Draw,
         }
     }
 
     /// The distance to the end of the game, `None` for a draw.
     pub const fn plies(self) -> Option<Plies> {
         match self {
-            TbValue::Win(d) | TbValue::Loss(d) => Some(Plies(d)),
-            TbValue::Draw => None,
+            Value::Win(d) | Value::Loss(d) => Some(Plies(d)),
+            Value::Draw => None,
         }
     }
 
     /// The value of the position before, one ply earlier, if this was the best reply for the
     /// side that moves here (the parent's side sees the negated value one ply further).
-    pub const fn parent(self) -> TbValue {
+    pub const fn parent(self) -> Value {
         match self {
-            TbValue::Win(d) => TbValue::Loss(d + 1),
-            TbValue::Loss(d) => TbValue::Win(d + 1),
-            TbValue::Draw => TbValue::Draw,
+            Value::Win(d) => Value::Loss(d + 1),
+            Value::Loss(d) => Value::Win(d + 1),
+            Value::Draw => Value::Draw,
         }
     }
 
     fn rank(self) -> (u8, i32) {
         match self {
-            TbValue::Loss(d) => (0, i32::from(d)),
-            TbValue::Draw => (1, 0),
-            TbValue::Win(d) => (2, -i32::from(d)),
+            Value::Loss(d) => (0, i32::from(d)),
+            Value::Draw => (1, 0),
+            Value::Win(d) => (2, -i32::from(d)),
         }
     }
 }
 
-impl Ord for TbValue {
-    fn cmp(&self, other: &TbValue) -> Ordering {
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
         self.rank().cmp(&other.rank())
     }
 }
 
-impl PartialOrd for TbValue {
-    fn partial_cmp(&self, other: &TbValue) -> Option<Ordering> {
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl fmt::Display for TbValue {
+impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TbValue::Win(d) => write!(f, "win in {d}"),
-            TbValue::Loss(d) => write!(f, "loss in {d}"),
-            TbValue::Draw => f.write_str("draw"),
+            Value::Win(d) => write!(f, "win in {d}"),
+            Value::Loss(d) => write!(f, "loss in {d}"),
+            Value::Draw => f.write_str("draw"),
         }
     }
 }
@@ -121,7 +123,7 @@ impl fmt::Display for TbValue {
 /// Tablebase probing: an implementation answers `None` for positions it does not hold.
 pub trait Probe: Send + Sync {
     /// The value of a position, or `None` when the tablebase does not hold it.
-    fn probe(&self, pos: &Position) -> Option<TbValue>;
+    fn probe(&self, pos: &Position) -> Option<Value>;
 
     /// Whether the tablebase holds positions with pieces in hand (the placing phase), so that
     /// probing them inside a search is worth its cost.
@@ -143,12 +145,12 @@ pub trait Probe: Send + Sync {
 }
 
 /// The value of a finished game for the side to move in it, `None` while it goes on.
-pub fn terminal_value(pos: &Position) -> Option<TbValue> {
+pub fn terminal_value(pos: &Position) -> Option<Value> {
     let outcome = pos.outcome()?;
     Some(match outcome.winner {
-        None => TbValue::Draw,
-        Some(c) if c == pos.turn() => TbValue::Win(0),
-        Some(_) => TbValue::Loss(0),
+        None => Value::Draw,
+        Some(c) if c == pos.turn() => Value::Win(0),
+        Some(_) => Value::Loss(0),
     })
 }
 
@@ -162,8 +164,8 @@ pub fn terminal_value(pos: &Position) -> Option<TbValue> {
 /// The first error of `value`.
 pub fn score_plies<E>(
     pos: &Position,
-    mut value: impl FnMut(&Position) -> Result<TbValue, E>,
-) -> Result<Vec<(Ply, TbValue)>, E> {
+    mut value: impl FnMut(&Position) -> Result<Value, E>,
+) -> Result<Vec<(Ply, Value)>, E> {
     let mut out = Vec::new();
     for ply in pos.legal_plies() {
         let child = pos.after_unchecked(ply);
