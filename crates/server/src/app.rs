@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use morris_core::Color;
 use tokio::sync::broadcast;
 
 use crate::clock::{Millis, Now, SystemNow};
@@ -216,6 +217,8 @@ pub struct AppState {
     pub public_names: Vec<String>,
     /// The lobby.
     pub lobby: crate::lobby_hub::LobbyHub,
+    /// The notification channel of every player with a page open.
+    pub notify: Arc<crate::notify::Notifier>,
     /// The database's size against its cap.
     pub storage: crate::storage::Storage,
     /// Wrong passwords per account.
@@ -283,6 +286,7 @@ impl AppState {
             secure_cookies: false,
             public_names: Vec::new(),
             lobby,
+            notify: Arc::default(),
             storage: crate::storage::Storage::new(limits.max_storage),
             sign_in_guard: crate::storage::SignInGuard::default(),
             games: Mutex::new(HashMap::new()),
@@ -488,6 +492,7 @@ impl AppState {
         self.judge_rating(&mut game).await?;
         next.next_game = Some(game.id.clone());
         self.store.insert_rematch(&next, &game).await?;
+        self.tell_started(&game);
         *guard = next.clone();
         let _ = live.updates.send(Arc::new(GameView::new(&next, None, now)));
         drop(guard);
@@ -506,6 +511,7 @@ impl AppState {
         if ratings.is_some() {
             next.ratings = ratings;
         }
+        self.tell_players(guard, &next);
         *guard = next.clone();
         self.deadlines().set(&next.id, next.deadline());
         if next.is_over() {
@@ -516,6 +522,68 @@ impl AppState {
             .updates
             .send(Arc::new(GameView::new(&next, None, self.now_ms())));
         Ok(next)
+    }
+
+    /// Tells the players of a game between accounts, on every page they have open, what
+    /// changed for them from `before` to `next`: an offer of their opponent, or their turn in
+    /// a correspondence game.
+    fn tell_players(&self, before: &GameState, next: &GameState) {
+        use crate::notify::{Notice, OfferKind};
+        if next.opponent != Opponent::Friend {
+            return;
+        }
+        let game = next.id.to_string();
+        let name = |c: Color| next.players.get(c).shown_name();
+        let offers = [
+            (before.draw_offer, next.draw_offer, OfferKind::Draw),
+            (
+                before.takeback_offer,
+                next.takeback_offer,
+                OfferKind::Takeback,
+            ),
+            (before.rematch_offer, next.rematch_offer, OfferKind::Rematch),
+        ];
+        for (was, now, offer) in offers {
+            let Some(by) = now.filter(|&c| was != Some(c)) else {
+                continue;
+            };
+            if let Some(to) = *next.accounts.get(!by) {
+                let notice = Notice::Offer {
+                    game: game.clone(),
+                    offer,
+                    by: name(by),
+                };
+                self.notify.tell(to, &notice);
+            }
+        }
+        let correspondence = next
+            .clock
+            .is_some_and(|c| c.control.class() == crate::clock::TimeClass::Correspondence);
+        if correspondence && !next.is_over() && next.game.plies().len() > before.game.plies().len()
+        {
+            let mover = next.game.position().turn();
+            if let Some(to) = *next.accounts.get(mover) {
+                let notice = Notice::Turn {
+                    game,
+                    opponent: name(!mover),
+                };
+                self.notify.tell(to, &notice);
+            }
+        }
+    }
+
+    /// Tells both players of a new game between accounts that it started.
+    pub fn tell_started(&self, state: &GameState) {
+        for c in [Color::White, Color::Black] {
+            if let Some(to) = *state.accounts.get(c) {
+                let notice = crate::notify::Notice::Started {
+                    game: state.id.to_string(),
+                    color: c.name(),
+                    opponent: state.players.get(!c).shown_name(),
+                };
+                self.notify.tell(to, &notice);
+            }
+        }
     }
 
     /// Starts the computer choosing a ply in a game where it is to move, unless it already

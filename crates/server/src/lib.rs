@@ -37,6 +37,7 @@ pub mod host;
 pub mod limits;
 pub mod lobby;
 pub mod lobby_hub;
+pub mod notify;
 pub mod position_check;
 pub mod presence;
 pub mod queue;
@@ -225,6 +226,9 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/lobby/challenges", post(api::lobby::challenge))
         .route("/lobby/challenges/{id}", delete(api::lobby::withdraw))
         .route("/lobby/challenges/{id}/accept", post(api::lobby::accept))
+        .route("/lobby/challenges/{id}/decline", post(api::lobby::decline))
+        .route("/notify/ws", get(api::notify::watch))
+        .route("/session/turn", get(api::players::my_turn))
         .route(
             "/lobby/quick",
             post(api::lobby::quick).delete(api::lobby::cancel_quick),
@@ -285,6 +289,7 @@ pub async fn serve(
                 }
                 app.measure_storage().await;
                 app.end_expired_sessions().await;
+                crate::lobby_hub::expire_challenges(&app);
                 let dropped = app.evict_idle();
                 if dropped > 0 {
                     tracing::debug!("{dropped} idle games left memory");

@@ -2,8 +2,10 @@
 //!
 //! A pure domain: no I/O and no clock of its own (every call that needs the time is given
 //! it), so that tests drive it directly. A player's challenges and seeks live while the
-//! player is present (has the lobby open); when the last of their lobby connections closes
-//! they are withdrawn. Every collection is bounded.
+//! player is present (has a page of the site open: its notification channel, or the lobby);
+//! when the last of their connections closes they are withdrawn, except correspondence
+//! challenges, which live until withdrawn, declined or [`CORRESPONDENCE_LIFE`] has passed.
+//! Every collection is bounded.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -33,6 +35,9 @@ pub const SHOWN_CHALLENGES: usize = 100;
 pub const MAX_SEEKS: usize = 10_000;
 /// The most games listed as being played.
 pub const MAX_PLAYING: usize = 10_000;
+
+/// How long a correspondence challenge stays open without its creator on the site: a week.
+pub const CORRESPONDENCE_LIFE: Millis = 7 * 24 * 3600 * 1000;
 
 /// How far apart two ratings may be for quick pairing when one of them has just arrived; the
 /// window widens by [`WIDEN_PER_SECOND`] for every second the other has waited.
@@ -83,8 +88,46 @@ pub struct Challenge {
     pub color: ColorChoice,
     /// The one player it is for, for a direct challenge.
     pub to: Option<PlayerId>,
+    /// That player's user name.
+    pub to_name: Option<UserName>,
     /// When it was made.
     pub created: Millis,
+}
+
+impl Challenge {
+    /// Whether it is for a correspondence game, which lives without its creator on the site.
+    pub fn is_correspondence(&self) -> bool {
+        self.terms
+            .clock
+            .is_some_and(|c| c.class() == crate::clock::TimeClass::Correspondence)
+    }
+}
+
+impl Terms {
+    /// The terms two seeks meet on, if they do: the same variant and clock, and the same
+    /// choice of rated or casual, except that a signed-up player asking for a rated game
+    /// and a guest (who can play casual games only) meet on a casual one rather than wait
+    /// apart. `guest_a` and `guest_b` say whether each side is anonymous.
+    pub fn meet(a: &Terms, guest_a: bool, b: &Terms, guest_b: bool) -> Option<Terms> {
+        if a.variant != b.variant || a.clock != b.clock {
+            return None;
+        }
+        if a.rated == b.rated {
+            return Some(*a);
+        }
+        // The casual side is a guest: the game is casual.
+        let casual_guest = if a.rated { guest_b } else { guest_a };
+        casual_guest.then_some(Terms { rated: false, ..*a })
+    }
+}
+
+/// The one player a direct challenge is for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// The player.
+    pub player: PlayerId,
+    /// Their user name.
+    pub name: UserName,
 }
 
 /// Why the lobby refuses.
@@ -108,6 +151,8 @@ pub enum LobbyRefusal {
     RatedNeedsClock,
     /// A player cannot challenge themselves.
     SelfChallenge,
+    /// Only the player a challenge is made to can decline it.
+    NotDeclinable,
 }
 
 impl fmt::Display for LobbyRefusal {
@@ -124,6 +169,7 @@ impl fmt::Display for LobbyRefusal {
             LobbyRefusal::RatedNeedsAccount => "rated games are for signed-in players",
             LobbyRefusal::RatedNeedsClock => "a rated game needs a clock",
             LobbyRefusal::SelfChallenge => "you cannot challenge yourself",
+            LobbyRefusal::NotDeclinable => "only the player challenged can decline a challenge",
         })
     }
 }
@@ -168,34 +214,67 @@ impl Lobby {
         *self.present.entry(player).or_default() += 1;
     }
 
-    /// A player's lobby connection closes; with their last one, their challenges and seeks
-    /// are withdrawn. Returns whether the lobby changed.
-    pub fn leave(&mut self, player: PlayerId) -> bool {
+    /// One of a player's connections closes; with their last one, their seeks and their
+    /// challenges other than correspondence ones are withdrawn. Returns whether the lobby
+    /// changed, and the direct challenges withdrawn (their targets are told).
+    pub fn leave(&mut self, player: PlayerId) -> (bool, Vec<Challenge>) {
         let Some(n) = self.present.get_mut(&player) else {
-            return false;
+            return (false, Vec::new());
         };
         *n -= 1;
         if *n > 0 {
-            return false;
+            return (false, Vec::new());
         }
         self.present.remove(&player);
-        self.withdraw_all(player)
+        self.withdraw_where(|c| c.by.player == player && !c.is_correspondence(), player)
     }
 
-    /// Whether a player has the lobby open.
+    /// Whether a player has a page of the site open.
     pub fn is_present(&self, player: PlayerId) -> bool {
         self.present.contains_key(&player)
     }
 
-    fn withdraw_all(&mut self, player: PlayerId) -> bool {
+    /// Withdraws the challenges `gone` picks and the seeks of `seeker`.
+    fn withdraw_where(
+        &mut self,
+        gone: impl Fn(&Challenge) -> bool,
+        seeker: PlayerId,
+    ) -> (bool, Vec<Challenge>) {
         let before = self.challenges.len() + self.seeks.len();
-        self.challenges.retain(|_, c| c.by.player != player);
-        self.seeks.retain(|s| s.by.player != player);
+        let mut direct = Vec::new();
+        self.challenges.retain(|_, c| {
+            let keep = !gone(c);
+            if !keep && c.to.is_some() {
+                direct.push(c.clone());
+            }
+            keep
+        });
+        self.seeks.retain(|s| s.by.player != seeker);
         let changed = before != self.challenges.len() + self.seeks.len();
         if changed {
             self.version += 1;
         }
-        changed
+        (changed, direct)
+    }
+
+    /// Withdraws the correspondence challenges older than [`CORRESPONDENCE_LIFE`] whose
+    /// creator is not on the site. Returns whether the lobby changed, and the direct ones.
+    pub fn expire(&mut self, now: Millis) -> (bool, Vec<Challenge>) {
+        let present = std::mem::take(&mut self.present);
+        let out = self.withdraw_where(
+            |c| now - c.created > CORRESPONDENCE_LIFE && !present.contains_key(&c.by.player),
+            PlayerId(i64::MIN),
+        );
+        self.present = present;
+        out
+    }
+
+    /// The open challenges made to `player`, oldest first.
+    pub fn made_to(&self, player: PlayerId) -> Vec<&Challenge> {
+        self.challenges
+            .values()
+            .filter(|c| c.to == Some(player))
+            .collect()
     }
 
     fn check_terms(by: &Entrant, terms: &Terms) -> Result<(), LobbyRefusal> {
@@ -219,9 +298,10 @@ impl Lobby {
         by: Entrant,
         terms: Terms,
         color: ColorChoice,
-        to: Option<PlayerId>,
+        target: Option<Target>,
         now: Millis,
     ) -> Result<u64, LobbyRefusal> {
+        let (to, to_name) = target.map_or((None, None), |t| (Some(t.player), Some(t.name)));
         if !self.is_present(by.player) {
             return Err(LobbyRefusal::NotPresent);
         }
@@ -263,6 +343,7 @@ impl Lobby {
                 terms,
                 color,
                 to,
+                to_name,
                 created: now,
             },
         );
@@ -270,18 +351,42 @@ impl Lobby {
         Ok(id)
     }
 
-    /// Withdraws a player's own challenge.
+    /// Withdraws a player's own challenge. Returns it.
     ///
     /// # Errors
     ///
     /// [`LobbyRefusal::NoChallenge`] when it is not theirs or not open.
-    pub fn withdraw(&mut self, player: PlayerId, id: u64) -> Result<(), LobbyRefusal> {
+    pub fn withdraw(&mut self, player: PlayerId, id: u64) -> Result<Challenge, LobbyRefusal> {
         match self.challenges.get(&id) {
             Some(c) if c.by.player == player => {
-                self.challenges.remove(&id);
+                let c = self
+                    .challenges
+                    .remove(&id)
+                    .ok_or(LobbyRefusal::NoChallenge)?;
                 self.version += 1;
-                Ok(())
+                Ok(c)
             }
+            _ => Err(LobbyRefusal::NoChallenge),
+        }
+    }
+
+    /// The player a challenge is made to declines it. Returns it (its creator is told).
+    ///
+    /// # Errors
+    ///
+    /// [`LobbyRefusal::NoChallenge`] when it is not open or not visible to the player,
+    /// [`LobbyRefusal::NotDeclinable`] when it is not made to them.
+    pub fn decline(&mut self, player: PlayerId, id: u64) -> Result<Challenge, LobbyRefusal> {
+        match self.challenges.get(&id) {
+            Some(c) if c.to == Some(player) => {
+                let c = self
+                    .challenges
+                    .remove(&id)
+                    .ok_or(LobbyRefusal::NoChallenge)?;
+                self.version += 1;
+                Ok(c)
+            }
+            Some(c) if c.to.is_none() => Err(LobbyRefusal::NotDeclinable),
             _ => Err(LobbyRefusal::NoChallenge),
         }
     }
@@ -349,23 +454,28 @@ impl Lobby {
         }
         Lobby::check_terms(&by, &terms)?;
         self.seeks.retain(|s| s.by.player != by.player);
+        // The closest rating on the same terms first; a guest and a signed-up player meet
+        // on a casual game only when nobody waits on the very same terms.
+        let guest = by.name.is_none();
         let best = self
             .seeks
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.terms == terms)
-            .map(|(i, s)| (i, (s.by.rating - by.rating).abs(), s))
-            .filter(|(_, gap, s)| *gap <= Lobby::window(s.since, now))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _, _)| i);
-        if let Some(i) = best {
+            .filter_map(|(i, s)| {
+                let met = Terms::meet(&s.terms, s.by.name.is_none(), &terms, guest)?;
+                let gap = (s.by.rating - by.rating).abs();
+                (gap <= Lobby::window(s.since, now)).then_some((i, met != terms, gap, met))
+            })
+            .min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+            .map(|(i, _, _, met)| (i, met));
+        if let Some((i, met)) = best {
             let other = self.seeks.remove(i);
             self.version += 1;
             let (white, black) = if coin { (other.by, by) } else { (by, other.by) };
             return Ok(Some(Pairing {
                 white,
                 black,
-                terms,
+                terms: met,
             }));
         }
         if self.seeks.len() >= MAX_SEEKS {
@@ -388,16 +498,24 @@ impl Lobby {
             let a = &self.seeks[i];
             let window = Lobby::window(a.since, now);
             let partner = (i + 1..self.seeks.len())
-                .filter(|&j| self.seeks[j].terms == a.terms)
-                .map(|j| (j, (self.seeks[j].by.rating - a.by.rating).abs()))
-                .filter(|(j, gap)| *gap <= window.min(Lobby::window(self.seeks[*j].since, now)))
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .map(|(j, _)| j);
+                .filter_map(|j| {
+                    let b = &self.seeks[j];
+                    let met =
+                        Terms::meet(&a.terms, a.by.name.is_none(), &b.terms, b.by.name.is_none())?;
+                    let gap = (b.by.rating - a.by.rating).abs();
+                    (gap <= window.min(Lobby::window(b.since, now))).then_some((
+                        j,
+                        met != a.terms || met != b.terms,
+                        gap,
+                        met,
+                    ))
+                })
+                .min_by(|x, y| x.1.cmp(&y.1).then(x.2.total_cmp(&y.2)))
+                .map(|(j, _, _, met)| (j, met));
             match partner {
-                Some(j) => {
+                Some((j, terms)) => {
                     let b = self.seeks.remove(j);
                     let a = self.seeks.remove(i);
-                    let terms = a.terms;
                     let (white, black) = if coin() { (a.by, b.by) } else { (b.by, a.by) };
                     pairings.push(Pairing {
                         white,
@@ -495,6 +613,8 @@ pub struct ChallengeView {
     pub color: &'static str,
     /// Whether the challenge is for one player only.
     pub direct: bool,
+    /// The user name of that player.
+    pub to: Option<String>,
     /// Whether the viewer made it.
     pub mine: bool,
 }
@@ -517,6 +637,7 @@ impl ChallengeView {
                 ColorChoice::Random => "random",
             },
             direct: c.to.is_some(),
+            to: c.to_name.as_ref().map(|n| n.as_str().to_owned()),
             mine: viewer == Some(c.by.player),
         }
     }
@@ -544,6 +665,13 @@ mod tests {
             rating,
             provisional: false,
             from: std::net::IpAddr::from([10, 0, (id / 256) as u8, (id % 256) as u8]),
+        }
+    }
+
+    fn target(id: i64) -> Target {
+        Target {
+            player: PlayerId(id),
+            name: UserName::new(&format!("player{id}")).unwrap(),
         }
     }
 
@@ -622,6 +750,156 @@ mod tests {
     }
 
     #[test]
+    fn a_direct_challenge_is_declined_by_its_player_only_and_withdrawn_ones_are_named() {
+        let mut lobby = Lobby::default();
+        for p in 1..=3 {
+            lobby.enter(PlayerId(p));
+        }
+        let to_two = |lobby: &mut Lobby| {
+            lobby
+                .challenge(
+                    entrant(1, 1500.0),
+                    blitz(true),
+                    ColorChoice::Random,
+                    Some(target(2)),
+                    0,
+                )
+                .unwrap()
+        };
+        let id = to_two(&mut lobby);
+        assert_eq!(lobby.made_to(PlayerId(2)).len(), 1);
+        // Nobody else declines it, nor its creator; a public one is declined by nobody.
+        assert_eq!(
+            lobby.decline(PlayerId(3), id),
+            Err(LobbyRefusal::NoChallenge)
+        );
+        assert_eq!(
+            lobby.decline(PlayerId(1), id),
+            Err(LobbyRefusal::NoChallenge)
+        );
+        let open = lobby
+            .challenge(
+                entrant(3, 1500.0),
+                blitz(true),
+                ColorChoice::Random,
+                None,
+                0,
+            )
+            .unwrap();
+        assert_eq!(
+            lobby.decline(PlayerId(2), open),
+            Err(LobbyRefusal::NotDeclinable)
+        );
+        let declined = lobby.decline(PlayerId(2), id).unwrap();
+        assert_eq!(declined.by.player, PlayerId(1));
+        assert!(lobby.made_to(PlayerId(2)).is_empty());
+        assert_eq!(
+            lobby.decline(PlayerId(2), id),
+            Err(LobbyRefusal::NoChallenge)
+        );
+        // Withdrawn by hand or by leaving the site, the challenge is named for its player.
+        let id = to_two(&mut lobby);
+        assert_eq!(
+            lobby.withdraw(PlayerId(1), id).unwrap().to,
+            Some(PlayerId(2))
+        );
+        let id = to_two(&mut lobby);
+        let (changed, gone) = lobby.leave(PlayerId(1));
+        assert!(changed);
+        assert_eq!(gone.iter().map(|c| c.id).collect::<Vec<_>>(), vec![id]);
+    }
+
+    #[test]
+    fn correspondence_challenges_outlive_their_creators_visit_for_a_week() {
+        let mut lobby = Lobby::default();
+        lobby.enter(PlayerId(1));
+        let days = Terms {
+            clock: Some(TimeControl::correspondence(3).unwrap()),
+            ..blitz(true)
+        };
+        let slow = lobby
+            .challenge(
+                entrant(1, 1500.0),
+                days,
+                ColorChoice::White,
+                Some(target(2)),
+                0,
+            )
+            .unwrap();
+        lobby
+            .challenge(entrant(1, 1500.0), blitz(true), ColorChoice::White, None, 0)
+            .unwrap();
+        let (changed, gone) = lobby.leave(PlayerId(1));
+        assert!(changed, "the blitz challenge went");
+        assert!(gone.is_empty(), "the direct one lives on");
+        assert_eq!(lobby.visible(Some(PlayerId(2))).len(), 1);
+        assert_eq!(lobby.expire(CORRESPONDENCE_LIFE), (false, Vec::new()));
+        // Back on the site at the end of the week, the creator keeps it open.
+        lobby.enter(PlayerId(1));
+        assert!(!lobby.expire(CORRESPONDENCE_LIFE + 1).0);
+        lobby.leave(PlayerId(1));
+        let (changed, gone) = lobby.expire(CORRESPONDENCE_LIFE + 1);
+        assert!(changed);
+        assert_eq!(gone[0].id, slow);
+        assert!(lobby.visible(Some(PlayerId(2))).is_empty());
+    }
+
+    #[test]
+    fn a_guest_and_a_rated_seeker_meet_on_a_casual_game_when_nobody_else_waits() {
+        let mut lobby = Lobby::default();
+        for p in 1..=4 {
+            lobby.enter(PlayerId(p));
+        }
+        // A guest waits; a signed-up player asking for a rated game is paired, casual.
+        assert_eq!(lobby.seek(guest(1), blitz(false), 0, true), Ok(None));
+        let p = lobby
+            .seek(entrant(2, 1500.0), blitz(true), 0, true)
+            .unwrap()
+            .unwrap();
+        assert!(!p.terms.rated);
+        assert_eq!([p.white.player, p.black.player], [PlayerId(1), PlayerId(2)]);
+        // Two signed-up players asking for rated and casual stay apart.
+        assert_eq!(
+            lobby.seek(entrant(3, 1500.0), blitz(false), 0, true),
+            Ok(None)
+        );
+        assert_eq!(
+            lobby.seek(entrant(4, 1500.0), blitz(true), 0, true),
+            Ok(None)
+        );
+        assert!(lobby.pair_waiting(60_000, || true).is_empty());
+        // With the same terms waiting too, those come first.
+        lobby.cancel_seek(PlayerId(3));
+        lobby.cancel_seek(PlayerId(4));
+        for p in 5..=7 {
+            lobby.enter(PlayerId(p));
+        }
+        assert_eq!(
+            lobby.seek(entrant(4, 1800.0), blitz(true), 0, true),
+            Ok(None)
+        );
+        assert_eq!(lobby.seek(guest(5), blitz(false), 0, true), Ok(None));
+        let p = lobby
+            .seek(entrant(6, 1650.0), blitz(true), 0, true)
+            .unwrap()
+            .unwrap();
+        assert!(p.terms.rated, "paired with the rated seeker, not the guest");
+        assert_eq!(p.white.player, PlayerId(4));
+        // The waiting pool pairs across too, once the windows have widened.
+        assert_eq!(
+            lobby.seek(entrant(7, 2000.0), blitz(true), 0, true),
+            Ok(None)
+        );
+        let p = lobby.pair_waiting(60_000, || true);
+        assert_eq!(p.len(), 1);
+        assert!(!p[0].terms.rated);
+        assert_eq!(
+            [p[0].white.player, p[0].black.player],
+            [PlayerId(5), PlayerId(7)]
+        );
+    }
+
+    #[test]
     fn a_challenge_is_accepted_once_and_colours_follow_the_choice() {
         let mut lobby = Lobby::default();
         lobby.enter(PlayerId(1));
@@ -668,9 +946,9 @@ mod tests {
                 0,
             )
             .unwrap();
-        assert!(!lobby.leave(PlayerId(1)), "one connection of two closed");
+        assert!(!lobby.leave(PlayerId(1)).0, "one connection of two closed");
         assert_eq!(lobby.visible(None).len(), 1);
-        assert!(lobby.leave(PlayerId(1)));
+        assert!(lobby.leave(PlayerId(1)).0);
         assert!(lobby.visible(None).is_empty());
     }
 
@@ -683,7 +961,7 @@ mod tests {
                 entrant(1, 1500.0),
                 blitz(false),
                 ColorChoice::White,
-                Some(PlayerId(2)),
+                Some(target(2)),
                 0,
             )
             .unwrap();
@@ -796,7 +1074,7 @@ mod tests {
         let ids = [p.white.player, p.black.player];
         assert!(ids.contains(&PlayerId(2)) && ids.contains(&PlayerId(5)));
         assert!(lobby.is_seeking(PlayerId(3)));
-        assert!(lobby.leave(PlayerId(3)));
+        assert!(lobby.leave(PlayerId(3)).0);
         assert!(!lobby.is_seeking(PlayerId(3)));
     }
 }

@@ -206,6 +206,43 @@ impl LobbyHub {
     }
 }
 
+/// Tells the players that direct challenges to them are no longer open.
+pub fn tell_gone(app: &AppState, gone: &[crate::lobby::Challenge], why: crate::notify::Gone) {
+    for c in gone {
+        if let Some(to) = c.to {
+            let notice = crate::notify::Notice::ChallengeGone { id: c.id, why };
+            app.notify.tell(to, &notice);
+        }
+    }
+}
+
+/// A player opened a page of the site (its notification channel, or the lobby): their
+/// challenges live while one is open.
+pub fn arrived(app: &AppState, player: PlayerId) {
+    app.lobby.lock().enter(player);
+}
+
+/// One of a player's pages closed: with the last, their challenges (except correspondence
+/// ones) and seeks are withdrawn, and those challenged are told.
+pub fn left(app: &AppState, player: PlayerId) {
+    let (changed, gone) = app.lobby.lock().leave(player);
+    tell_gone(app, &gone, crate::notify::Gone::Withdrawn);
+    if changed {
+        app.lobby.changed();
+    }
+}
+
+/// Withdraws the correspondence challenges left open too long (see
+/// [`crate::lobby::CORRESPONDENCE_LIFE`]). Returns how many went.
+pub fn expire_challenges(app: &AppState) -> bool {
+    let (changed, gone) = app.lobby.lock().expire(app.now_ms());
+    tell_gone(app, &gone, crate::notify::Gone::Expired);
+    if changed {
+        app.lobby.changed();
+    }
+    changed
+}
+
 /// The name shown for an entrant: their user name, if signed up.
 fn shown(e: &Entrant) -> Player {
     Player::Human(e.name.as_ref().and_then(|n| Name::new(n.as_str()).ok()))
@@ -234,6 +271,7 @@ pub async fn start_pairing(app: &Arc<AppState>, pairing: Pairing) -> Result<Game
     let live = app.create(state).await?;
     let state = live.snapshot().await;
     app.lobby.add_playing(&state);
+    app.tell_started(&state);
     app.lobby.tell_paired(&Arc::new(PairedView {
         game: state.id.to_string(),
         players: ByColor::new(pairing.white.player, pairing.black.player),

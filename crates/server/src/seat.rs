@@ -278,6 +278,14 @@ impl Player {
     pub fn is_computer(&self) -> bool {
         matches!(self, Player::Computer(_))
     }
+
+    /// The name a person gave, if any (`None` for the computer too).
+    pub fn shown_name(&self) -> Option<String> {
+        match self {
+            Player::Human(n) => n.as_ref().map(|n| n.as_str().to_owned()),
+            Player::Computer(_) => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -83,6 +83,32 @@ fn socket_token(upgrade: &WebSocketUpgrade, headers: &HeaderMap) -> Option<Token
         .or(HeaderToken::of(headers).0)
 }
 
+/// The opening every WebSocket of the site shares: another site's page is refused (403,
+/// naming `what` it may not open), and the upgrade speaks [`PROTOCOL`] with bounded
+/// messages and a small read buffer.
+///
+/// # Errors
+///
+/// 403 for a page of another site.
+pub(crate) fn open_socket(
+    headers: &HeaderMap,
+    upgrade: WebSocketUpgrade,
+    app: &AppState,
+    what: &str,
+) -> Result<WebSocketUpgrade, ApiError> {
+    if !crate::session::same_origin(headers) {
+        return Err(ApiError::Forbidden(format!(
+            "this page may not open {what}: it is from another site"
+        )));
+    }
+    let max = app.limits.max_ws_message;
+    Ok(upgrade
+        .protocols([PROTOCOL])
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(max)
+        .max_frame_size(max))
+}
+
 /// `GET /api/games/{id}/ws` (the token in a subprotocol or a header, so that `you` names the
 /// token's seat).
 pub async fn watch(
@@ -93,27 +119,17 @@ pub async fn watch(
     upgrade: WebSocketUpgrade,
     room: SocketRoom,
 ) -> Result<Response, ApiError> {
-    if !crate::session::same_origin(&headers) {
-        return Err(ApiError::Forbidden(
-            "this page may not open the game's WebSocket: it is from another site".into(),
-        ));
-    }
-    let live = app.game(&id).await?;
-    let max = app.limits.max_ws_message;
-    let send_timeout = app.limits.send_timeout;
     let token = socket_token(&upgrade, &headers);
+    let upgrade = open_socket(&headers, upgrade, &app, "the game's WebSocket")?;
+    let live = app.game(&id).await?;
+    let send_timeout = app.limits.send_timeout;
     let player = visitor.player();
-    Ok(upgrade
-        .protocols([PROTOCOL])
-        .read_buffer_size(READ_BUFFER)
-        .max_message_size(max)
-        .max_frame_size(max)
-        .on_upgrade(move |socket| async move {
-            // The room lives as long as the socket.
-            room.upgraded();
-            serve_socket(socket, (app, live), (token, player), send_timeout).await;
-            drop(room);
-        }))
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        // The room lives as long as the socket.
+        room.upgraded();
+        serve_socket(socket, (app, live), (token, player), send_timeout).await;
+        drop(room);
+    }))
 }
 
 /// Sends a message, giving up after `limit`: a watcher that takes no updates (a stalled

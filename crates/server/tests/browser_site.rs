@@ -733,3 +733,108 @@ async fn the_account_dialog_lists_where_the_player_is_signed_in_and_signs_anothe
     drop(driver);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_challenge_reaches_a_player_on_my_games_who_declines_and_the_challenger_sees_it() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let dir = temp_dir("browser-notices");
+    let limits = Limits {
+        password_cost: common::CHEAP_HASH,
+        ..Limits::default()
+    };
+    let server = Server::start(&dir.join("games.db"), limits).await;
+    let driver = start_driver(&program).await;
+    let ann = browser(&driver, &dir.join("ann")).await;
+    let kim = browser(&driver, &dir.join("kim")).await;
+    for (client, name) in [(&ann, "ann"), (&kim, "kim")] {
+        client.goto(&server.url("/lobby")).await.unwrap();
+        client
+            .wait()
+            .for_element(Locator::Css(".challenge-form"))
+            .await
+            .unwrap();
+        sign_up(client, name).await;
+    }
+    // Kim is on "My games", not in the lobby.
+    click(&kim, "#games-link").await;
+    kim.wait()
+        .for_element(Locator::Id("your-turn"))
+        .await
+        .unwrap();
+    until(
+        &kim,
+        "the turn list says none waits",
+        "return document.querySelector('#your-turn li.fine')?.textContent",
+    )
+    .await;
+
+    // Ann challenges Kim by name from the lobby's form.
+    ann.execute(
+        "const form = document.querySelector('.challenge-form');
+         form.elements.clock.value = '3+2';
+         form.elements.to.value = 'kim';
+         form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let said = until(
+        &kim,
+        "the challenge shows on My games",
+        "return document.querySelector('#notices .notice-challenge .notice-text')?.textContent",
+    )
+    .await;
+    let said = said.as_str().unwrap();
+    assert!(said.starts_with("ann (1500?) challenges you:"), "{said}");
+    assert!(said.contains("3+2"), "{said}");
+    let title = kim.title().await.unwrap();
+    assert!(
+        title.starts_with("(1) "),
+        "the tab's title counts it: {title}"
+    );
+    // Ann's own lobby names whom the challenge is for.
+    until(
+        &ann,
+        "the lobby lists the challenge to kim",
+        "return [...document.querySelectorAll('#challenges .terms')].some((t) => t.textContent.includes('to kim'))",
+    )
+    .await;
+    let axe = axe_script();
+    assert_accessible(&kim, axe.as_deref(), "a challenge in the tray").await;
+    screenshot(&kim, "site-notice.png").await;
+
+    click(&kim, "#notices .notice-decline").await;
+    until(
+        &kim,
+        "the tray leaves and the title loses its count",
+        "return !document.getElementById('notices') && !document.title.startsWith('(')",
+    )
+    .await;
+    let told = until(
+        &ann,
+        "Ann is told of the decline",
+        "return document.querySelector('#notices .notice-declined .notice-text')?.textContent",
+    )
+    .await;
+    assert_eq!(told, "kim declined your challenge.");
+    until(
+        &ann,
+        "the challenge leaves Ann's lobby",
+        "return ![...document.querySelectorAll('#challenges .terms')].some((t) => t.textContent.includes('to kim'))",
+    )
+    .await;
+    click(&ann, "#notices .notice-dismiss").await;
+    until(
+        &ann,
+        "the notice is dismissed",
+        "return !document.getElementById('notices')",
+    )
+    .await;
+    for client in [ann, kim] {
+        client.close().await.unwrap();
+    }
+    drop(driver);
+    server.stop().await;
+}

@@ -2,9 +2,9 @@
 // while the server restarts. Every file is asked of the network first and the copy kept is
 // renewed; the copy is used only when the server cannot be reached. The API is never kept.
 
-const CACHE = 'morris-shell-4';
+const CACHE = 'morris-shell-5';
 const JS = ['api', 'app', 'board', 'clock', 'diagram', 'dialogs', 'editor', 'endgame', 'errors', 'format', 'gamelist',
-  'grades', 'i18n', 'install', 'notfound', 'offers', 'panels', 'plies', 'plyclock', 'review', 'rules', 'settings', 'setup', 'shell',
+  'grades', 'i18n', 'install', 'notfound', 'notify', 'offers', 'panels', 'plies', 'plyclock', 'review', 'rules', 'settings', 'setup', 'shell',
   'site', 'sound'];
 const LANGS = ['en', 'de', 'fr', 'nl', 'it', 'es', 'sr', 'af'];
 const SHELL = [

@@ -278,8 +278,9 @@ fn setting(config: &LoadConfig) -> String {
     match &config.site {
         Some(clock) => format!(
             "{} rated games at once at {clock} between {} signed-up players paired by quick \
-             pairing, a ply every {think} ms (±50 %) in each; a round trip is a ply's POST \
-             until its answer and the player's own game socket have it",
+             pairing, each on the notification channel all along, a ply every {think} ms \
+             (±50 %) in each; a round trip is a ply's POST until its answer and the player's \
+             own game socket have it",
             config.games,
             2 * config.games
         ),
@@ -332,8 +333,8 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
     let dir = std::env::temp_dir().join(format!("morris-load-{}-{stamp}", std::process::id()));
     let mut config = Config::new(([127, 0, 0, 1], 0).into(), dir.join("load.db"));
     // Two sockets a game, and a slot's next game may open before the last one's close.
-    // Every player of the site keeps two sockets (the lobby's and the game's) and a
-    // connection for its requests, all from this one address.
+    // Every player of the site keeps three sockets (the notification channel, the lobby's
+    // and the game's) and a connection for its requests, all from this one address.
     let connections = morris_server::ConnectionLimits {
         max: Limits::default().connections.max.max(8 * games + 64),
         per_addr: Limits::default().connections.per_addr.max(8 * games + 64),
@@ -342,8 +343,8 @@ async fn local_server(games: usize) -> Result<(SocketAddr, LocalServer), LoadErr
     config.limits = Limits {
         games_per_minute: 0,
         sign_ins_per_minute: 0,
-        max_sockets: Limits::default().max_sockets.max(6 * games),
-        sockets_per_addr: Limits::default().sockets_per_addr.max(6 * games),
+        max_sockets: Limits::default().max_sockets.max(8 * games),
+        sockets_per_addr: Limits::default().sockets_per_addr.max(8 * games),
         challenges_per_addr: 2 * games + 16,
         connections,
         ..Limits::default()

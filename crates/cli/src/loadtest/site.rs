@@ -2,7 +2,9 @@
 //! play clocked, rated games.
 //!
 //! Every game slot is two players. Each signs up (before the clock of the test starts: the
-//! password hash is slow by design), then, as the page does, opens the lobby's WebSocket,
+//! password hash is slow by design), opens the site's notification channel and keeps it
+//! for the whole test, as every page does (each game's `started` notice must come on it
+//! within 10 s of the pairing), then, as the lobby page does, opens the lobby's WebSocket,
 //! asks for quick pairing at the time control, and closes the lobby once paired. It plays
 //! random legal plies on its turn, one every `think` (±50 %), authorised by its session
 //! cookie and CSRF token. The round trip of a ply is the time from sending the `POST` until
@@ -148,8 +150,52 @@ impl Player {
         connect(request).await.map_err(|e| format!("{e} ({path})"))
     }
 
+    /// Opens the notification channel: its reader keeps it (pinging as a page does) and
+    /// says the last game it was told started.
+    async fn notices(
+        &self,
+    ) -> Result<(watch::Receiver<Option<String>>, tokio::task::JoinSet<()>), String> {
+        let mut socket = self.socket("/api/notify/ws").await?;
+        match tokio::time::timeout(Duration::from_secs(10), socket.next()).await {
+            Ok(Some(Ok(Message::Text(_)))) => {}
+            _ => return Err("the notification channel said nothing within 10 s".into()),
+        }
+        let (tx, rx) = watch::channel(None);
+        let mut reader = tokio::task::JoinSet::new();
+        reader.spawn(async move {
+            let mut ping = tokio::time::interval(Duration::from_secs(30));
+            loop {
+                tokio::select! {
+                    _ = ping.tick() => {
+                        let ping = Message::Text(r#"{"type":"ping"}"#.into());
+                        if futures_util::SinkExt::send(&mut socket, ping).await.is_err() {
+                            break;
+                        }
+                    }
+                    message = socket.next() => {
+                        let Some(Ok(message)) = message else { break };
+                        let Message::Text(text) = message else { continue };
+                        if let Ok(Paired { kind, game: Some(game), .. }) = serde_json::from_str(&text) {
+                            if kind.as_deref() == Some("started") && tx.send(Some(game)).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        Ok((rx, reader))
+    }
+
     /// Plays games until the plies or the time run out.
     pub(super) async fn run(mut self, deadline: Instant) {
+        let (mut started, _reader) = match self.notices().await {
+            Ok(channel) => channel,
+            Err(e) => {
+                self.totals.error(e).await;
+                return;
+            }
+        };
         let mut played = 0;
         while played < self.plies && Instant::now() < deadline {
             let game = match self.pair(deadline).await {
@@ -161,6 +207,20 @@ impl Player {
                     continue;
                 }
             };
+            let told = tokio::time::timeout(
+                Duration::from_secs(10),
+                started.wait_for(|g| g.as_deref() == Some(game.0.as_str())),
+            )
+            .await
+            .is_ok_and(|r| r.is_ok());
+            if !told {
+                self.totals
+                    .error(format!(
+                        "no notice that game {} started within 10 s",
+                        game.0
+                    ))
+                    .await;
+            }
             match self.play(&game, &mut played, deadline).await {
                 Ok(true) => {
                     self.totals.finished.fetch_add(1, Ordering::Relaxed);

@@ -15,8 +15,9 @@ use crate::accounts::{PlayerId, Session};
 use crate::app::AppState;
 use crate::clock::{PRESETS, TimeControl, TimeControlView};
 use crate::error::ApiError;
-use crate::lobby::{ChallengeView, Entrant, LobbyRefusal, Terms};
-use crate::lobby_hub::{PlayingView, start_pairing};
+use crate::lobby::{ChallengeView, Entrant, LobbyRefusal, Target, Terms};
+use crate::lobby_hub::{PlayingView, start_pairing, tell_gone};
+use crate::notify::{Gone, Notice};
 use crate::request::{ApiJson, ChallengeRequest, QuickRequest};
 use crate::session::Visitor;
 
@@ -47,13 +48,16 @@ pub struct LobbyView {
     pub seeking: bool,
 }
 
-/// How many wait for quick pairing with one time control.
+/// One pool of quick pairing: how many wait at a time control, and how many of its games
+/// are being played.
 #[derive(Debug, Clone, Serialize)]
 pub struct WaitingView {
     /// The time control written short.
     pub clock: Option<String>,
     /// How many wait.
     pub players: usize,
+    /// How many games with this clock are being played.
+    pub games: usize,
 }
 
 /// A new game of the lobby, for one of its players.
@@ -114,14 +118,10 @@ fn view(app: &AppState, viewer: Option<PlayerId>) -> LobbyView {
             .collect(),
         open,
         playing: app.lobby.games_playing(PLAYING_SHOWN),
-        waiting: lobby
-            .waiting()
-            .into_iter()
-            .map(|(clock, players)| WaitingView {
-                clock: clock.map(|c| c.to_string()),
-                players,
-            })
-            .collect(),
+        waiting: pools(
+            lobby.waiting(),
+            &app.lobby.games_playing(crate::lobby::MAX_PLAYING),
+        ),
         presets: PRESETS
             .iter()
             .filter_map(|&(m, s)| TimeControl::minutes(m, s).ok())
@@ -131,14 +131,34 @@ fn view(app: &AppState, viewer: Option<PlayerId>) -> LobbyView {
     }
 }
 
+/// The pools of quick pairing: those with players waiting or games being played.
+fn pools(waiting: Vec<(Option<TimeControl>, usize)>, playing: &[PlayingView]) -> Vec<WaitingView> {
+    let mut pools: std::collections::BTreeMap<Option<String>, (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for (clock, players) in waiting {
+        pools.entry(clock.map(|c| c.to_string())).or_default().0 += players;
+    }
+    for g in playing {
+        pools.entry(g.clock.clone()).or_default().1 += 1;
+    }
+    pools
+        .into_iter()
+        .map(|(clock, (players, games))| WaitingView {
+            clock,
+            players,
+            games,
+        })
+        .collect()
+}
+
 impl From<LobbyRefusal> for ApiError {
     fn from(r: LobbyRefusal) -> ApiError {
         let message = r.to_string();
         match r {
             LobbyRefusal::NoChallenge => ApiError::NotFound(message),
-            LobbyRefusal::NotForYou | LobbyRefusal::RatedNeedsAccount => {
-                ApiError::Forbidden(message)
-            }
+            LobbyRefusal::NotForYou
+            | LobbyRefusal::RatedNeedsAccount
+            | LobbyRefusal::NotDeclinable => ApiError::Forbidden(message),
             LobbyRefusal::Full => ApiError::Unavailable(message),
             LobbyRefusal::TooManyChallenges => ApiError::Busy(message),
             LobbyRefusal::NotPresent
@@ -204,22 +224,36 @@ pub async fn challenge(
         clock: body.clock.map(|c| c.0),
         rated: body.rated,
     };
-    let to = match body.to {
+    let target = match body.to {
         None => None,
-        Some(name) => Some(
-            app.store
+        Some(name) => {
+            let row = app
+                .store
                 .player_named(name.clone())
                 .await?
-                .ok_or_else(|| ApiError::NotFound(format!("there is no player {name}")))?
-                .id,
-        ),
+                .ok_or_else(|| ApiError::NotFound(format!("there is no player {name}")))?;
+            Some(Target {
+                player: row.id,
+                name: row.name.unwrap_or(name),
+            })
+        }
     };
+    let to = target.as_ref().map(|t| t.player);
     let by = entrant(&app, session, &terms, client).await?;
-    let id = app
-        .lobby
-        .lock()
-        .challenge(by, terms, body.color, to, app.now_ms())?;
+    let (id, view) = {
+        let mut lobby = app.lobby.lock();
+        let id = lobby.challenge(by, terms, body.color, target, app.now_ms())?;
+        let view = lobby
+            .made_to(to.unwrap_or(session.player))
+            .into_iter()
+            .find(|c| c.id == id)
+            .map(|c| ChallengeView::new(c, to));
+        (id, view)
+    };
     app.lobby.changed();
+    if let (Some(to), Some(challenge)) = (to, view) {
+        app.notify.tell(to, &Notice::Challenge { challenge });
+    }
     Ok((StatusCode::CREATED, Json(ChallengeMade { id })))
 }
 
@@ -230,8 +264,29 @@ pub async fn withdraw(
     Path(id): Path<u64>,
 ) -> Result<StatusCode, ApiError> {
     let session = visitor.acting()?;
-    app.lobby.lock().withdraw(session.player, id)?;
+    let gone = app.lobby.lock().withdraw(session.player, id)?;
     app.lobby.changed();
+    tell_gone(&app, &[gone], Gone::Withdrawn);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/lobby/challenges/{id}/decline`: the player challenged declines; the
+/// challenger is told on every page they have open.
+pub async fn decline(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(id): Path<u64>,
+) -> Result<StatusCode, ApiError> {
+    let session = visitor.acting()?;
+    let declined = app.lobby.lock().decline(session.player, id)?;
+    app.lobby.changed();
+    tell_gone(&app, std::slice::from_ref(&declined), Gone::Declined);
+    let by = session
+        .name
+        .as_ref()
+        .map_or_else(String::new, |n| n.as_str().to_owned());
+    app.notify
+        .tell(declined.by.player, &Notice::Declined { id, by });
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -254,16 +309,24 @@ pub async fn accept(
     let session = visitor.acting()?;
     app.storage.admit_game(session.name.is_some())?;
     // The terms are the challenge's: read them to learn the accepter's rating in them.
-    let terms = app
+    let (terms, direct) = app
         .lobby
         .lock()
         .visible(Some(session.player))
         .into_iter()
         .find(|c| c.id == id)
-        .map(|c| c.terms)
+        .map(|c| (c.terms, c.to.is_some()))
         .ok_or(LobbyRefusal::NoChallenge)?;
     let by = entrant(&app, session, &terms, client).await?;
     let pairing = app.lobby.lock().accept(by, id, coin())?;
+    if direct {
+        // The player's other pages drop the challenge.
+        let notice = Notice::ChallengeGone {
+            id,
+            why: Gone::Accepted,
+        };
+        app.notify.tell(session.player, &notice);
+    }
     let color = crate::lobby::color_of(&pairing, session.player).map(|c| c.name());
     let state = start_pairing(&app, pairing).await?;
     Ok((
@@ -343,32 +406,20 @@ pub async fn watch(
     upgrade: WebSocketUpgrade,
     room: crate::ws::SocketRoom,
 ) -> Result<Response, ApiError> {
-    if !crate::session::same_origin(&headers) {
-        return Err(ApiError::Forbidden(
-            "this page may not open the lobby's WebSocket: it is from another site".into(),
-        ));
-    }
-    let max = app.limits.max_ws_message;
+    let upgrade = crate::ws::open_socket(&headers, upgrade, &app, "the lobby's WebSocket")?;
     let player = visitor.player();
-    Ok(upgrade
-        .protocols([crate::ws::PROTOCOL])
-        .read_buffer_size(crate::ws::READ_BUFFER)
-        .max_message_size(max)
-        .max_frame_size(max)
-        .on_upgrade(move |socket| async move {
-            room.upgraded();
-            if let Some(p) = player {
-                app.lobby.lock().enter(p);
-            }
-            serve(socket, &app, player).await;
-            if let Some(p) = player {
-                app.lobby.unwatch_pairings(p);
-                if app.lobby.lock().leave(p) {
-                    app.lobby.changed();
-                }
-            }
-            drop(room);
-        }))
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        room.upgraded();
+        if let Some(p) = player {
+            crate::lobby_hub::arrived(&app, p);
+        }
+        serve(socket, &app, player).await;
+        if let Some(p) = player {
+            app.lobby.unwatch_pairings(p);
+            crate::lobby_hub::left(&app, p);
+        }
+        drop(room);
+    }))
 }
 
 async fn send_json(socket: &mut WebSocket, value: &impl Serialize, limit: Duration) -> bool {

@@ -149,3 +149,37 @@ pub async fn my_games(
 pub async fn playing(State(app): State<Arc<AppState>>) -> Json<Vec<PlayingView>> {
     Json(app.lobby.games_playing(50))
 }
+
+/// `GET /api/session/turn`: the session's games being played in which it is the player's
+/// turn, correspondence games first, then the longest waiting.
+pub async fn my_turn(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let Some(player) = visitor.player() else {
+        return Ok(Json(Vec::new()));
+    };
+    let filter = HistoryFilter {
+        variant: None,
+        over: Some(false),
+        result: None,
+        people_only: true,
+        limit: crate::store::MAX_LIST,
+        before: None,
+    };
+    let mut turn = Vec::new();
+    for summary in app.store.games(Some(player), filter).await? {
+        let Ok(id) = summary.id.parse() else { continue };
+        let Ok(live) = app.game(&id).await else {
+            continue;
+        };
+        let state = live.snapshot().await;
+        let mover = state.game.position().turn();
+        if !state.is_over() && *state.accounts.get(mover) == Some(player) {
+            turn.push(summary);
+        }
+    }
+    let correspondence = |g: &GameSummary| g.clock.as_deref().is_some_and(|c| c.ends_with('d'));
+    turn.sort_by_key(|g| (!correspondence(g), g.updated));
+    Ok(Json(turn))
+}

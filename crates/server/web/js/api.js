@@ -83,6 +83,8 @@ export const api = {
   challenge: (terms) => request('POST', '/api/lobby/challenges', terms),
   accept: (id) => request('POST', `/api/lobby/challenges/${id}/accept`, {}),
   withdraw: (id) => request('DELETE', `/api/lobby/challenges/${id}`),
+  decline: (id) => request('POST', `/api/lobby/challenges/${id}/decline`, {}),
+  myTurn: () => request('GET', '/api/session/turn'),
   quick: (clock, rated) => request('POST', '/api/lobby/quick', { clock, rated }),
   cancelQuick: () => request('DELETE', '/api/lobby/quick'),
 };

@@ -8,6 +8,7 @@ import { errorKey } from './errors.js';
 import { t } from './i18n.js';
 import { positionString, readSetup, paint } from './setup.js';
 import { startShell, untilReached } from './shell.js';
+import { startNotices } from './notify.js';
 import { loadSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -149,6 +150,7 @@ async function main() {
     if (shownError) $('error-text').textContent = errorWords(shownError);
     render();
   });
+  startNotices();
   const settings = loadSettings();
   const root = document.documentElement;
   root.dataset.theme = resolveTheme(settings.theme, window.matchMedia('(prefers-color-scheme: dark)').matches);

@@ -11,6 +11,7 @@ import { errorKey } from './errors.js';
 import { t } from './i18n.js';
 import { GRADES, gradePlies, worstPlies, tally, curve } from './grades.js';
 import { startShell, untilReached } from './shell.js';
+import { startNotices } from './notify.js';
 import { loadSettings, resolveTheme, SPEED_FACTOR } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -369,6 +370,7 @@ async function main() {
     if (shownError) $('error-text').textContent = errorText(shownError);
     render();
   });
+  startNotices();
   const settings = loadSettings();
   const root = document.documentElement;
   const dark = window.matchMedia('(prefers-color-scheme: dark)');

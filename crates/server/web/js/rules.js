@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { t } from './i18n.js';
 import { diagram } from './diagram.js';
 import { startShell, untilReached } from './shell.js';
+import { startNotices } from './notify.js';
 import { loadSettings, resolveTheme } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -95,6 +96,7 @@ function render() {
 
 async function main() {
   await startShell(render);
+  startNotices();
   const settings = loadSettings();
   document.documentElement.dataset.theme = resolveTheme(settings.theme, window.matchMedia('(prefers-color-scheme: dark)').matches);
   state.chosen = new URLSearchParams(location.search).get('variant') ?? 'nine';

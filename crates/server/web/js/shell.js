@@ -3,6 +3,7 @@
 
 import { LANGUAGES, isLanguage, language, loadLanguage, saveLanguage, startLanguage, translatePage } from './i18n.js';
 import { registerWorker } from './install.js';
+import { renderTray } from './notify.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +43,7 @@ export async function startShell(onLanguage) {
       for (const s of selects) s.value = code;
       translatePage(document);
       onLanguage();
+      renderTray();
     });
   }
   registerWorker();

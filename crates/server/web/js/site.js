@@ -14,6 +14,7 @@ import { gameList } from './gamelist.js';
 import { language, localeOf, t } from './i18n.js';
 import { canAskTakeBack, takebackDeclined } from './offers.js';
 import { clockWords, ratingText } from './format.js';
+import { startNotices, restartNotices, noticesSeenGame } from './notify.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,9 +62,12 @@ function link(path, text, className = '') {
 async function loadSession() {
   const s = await api.session();
   const changed = s.player !== session.player || s.name !== session.name;
+  const before = session.player;
   Object.assign(session, s);
   setCsrf(s.csrf);
   renderAccount();
+  // The notification channel is the session's: a new session opens it again.
+  if (before !== null && before !== s.player) restartNotices();
   // A page of the site drawn for the session before (a guest's games, the lobby's terms).
   if (changed && page) siteRoute(location.pathname).catch((err) => showError(() => describe(err)));
 }
@@ -364,6 +368,15 @@ export function poolSize(waiting, clock) {
   return (waiting ?? []).filter((w) => w.clock === clock).reduce((sum, w) => sum + w.players, 0);
 }
 
+/**
+ * How many games of the pool at `clock` are being played, from the lobby's `waiting`.
+ * @param {{clock: string, games?: number}[] | undefined} waiting
+ * @param {string | undefined} clock
+ */
+export function poolGames(waiting, clock) {
+  return (waiting ?? []).filter((w) => w.clock === clock).reduce((sum, w) => sum + (w.games ?? 0), 0);
+}
+
 /** A game being played, in a list: its variant, clock, and whether it is rated. */
 const playingTerms = (g) =>
   [t(`variant.${g.variant}`), clockText(g.clock), g.rated ? t('site.rated') : t('site.casual')].join(' · ');
@@ -385,7 +398,9 @@ function showLobby() {
   section.append(h('h3', '', t('site.challenge_new')), form);
   const challenges = h('ul', 'challenges');
   challenges.id = 'challenges';
-  section.append(h('h3', '', t('site.challenges')), challenges);
+  const openCount = h('p', 'fine');
+  openCount.id = 'challenges-open';
+  section.append(h('h3', '', t('site.challenges')), openCount, challenges);
   const playing = h('ul', 'playing');
   playing.id = 'playing';
   section.append(h('h3', '', t('site.playing')), playing);
@@ -419,13 +434,18 @@ function showLobby() {
     // How many wait at each clock, on its button.
     for (const b of quick.children) {
       const count = poolSize(lobby.waiting, b.dataset.clock);
+      const games = poolGames(lobby.waiting, b.dataset.clock);
       const pool = b.querySelector('.pool');
-      if (pool) pool.textContent = count ? t('site.quick_players', { count }) : '';
+      const words = [];
+      if (count) words.push(t('site.quick_players', { count }));
+      if (games) words.push(t('site.quick_games', { count: games }));
+      if (pool) pool.textContent = words.join(' · ');
     }
     cancel.hidden = !lobby.seeking;
     waiting.textContent = lobby.seeking ? t('site.quick_waiting') : '';
     challenges.replaceChildren();
     if (!lobby.challenges.length) challenges.append(h('li', 'fine', t('site.challenges_none')));
+    openCount.textContent = lobby.open ? t('site.challenges_open', { count: lobby.open }) : '';
     for (const c of lobby.challenges) {
       const li = h('li', 'challenge');
       const who = c.by ?? t('site.anonymous');
@@ -436,7 +456,7 @@ function showLobby() {
         c.rated ? t('site.rated') : t('site.casual'),
         t(`site.color_${c.color}`),
       ];
-      if (c.direct) terms.push(t('site.direct'));
+      if (c.direct) terms.push(c.mine && c.to ? t('site.to_named', { name: c.to }) : t('site.direct'));
       li.append(h('span', 'who', `${who} (${rating})`), h('span', 'terms', terms.join(' · ')));
       const b = h('button', c.mine ? 'small' : 'small primary', c.mine ? t('site.withdraw') : t('site.accept'));
       b.type = 'button';
@@ -452,6 +472,12 @@ function showLobby() {
         }
       });
       li.append(b);
+      if (c.direct && !c.mine) {
+        const no = h('button', 'small', t('notice.decline'));
+        no.type = 'button';
+        no.addEventListener('click', () => api.decline(c.id).catch((err) => showError(() => describe(err))));
+        li.append(no);
+      }
       challenges.append(li);
     }
     playing.replaceChildren();
@@ -628,7 +654,25 @@ async function showMyGames() {
     guest.append(h('p', 'fine', t('site.guest_games')), up);
     section.append(guest);
   }
+  // The games waiting for the player's ply, correspondence ones first.
+  const turn = h('ul', 'playing your-turn');
+  turn.id = 'your-turn';
+  section.append(h('h3', '', t('site.your_turn')), turn);
   showPage(section);
+  api
+    .myTurn()
+    .then((list) => {
+      turn.replaceChildren();
+      if (!list.length) turn.append(h('li', 'fine', t('site.your_turn_none')));
+      for (const g of list) {
+        const li = h('li');
+        const names = `${g.white ?? t('site.anonymous')} – ${g.black ?? t('site.anonymous')}`;
+        li.append(link(`/g/${encodeURIComponent(g.id)}`, names, 'game-link'));
+        li.append(h('span', 'terms', ` ${playingTerms(g)}`));
+        turn.append(li);
+      }
+    })
+    .catch((err) => showError(() => describe(err)));
   const games = gameList((query) => api.myGames(query), { link, describe, empty: t('site.my_games_none') });
   section.append(games.element);
   const next = h('p');
@@ -860,6 +904,7 @@ function chatLine(line) {
 /** Takes every GAME object the board shows. */
 export function gameChanged(game, you, token) {
   const first = table.game?.id !== game.id;
+  if (first) noticesSeenGame(game.id);
   if (!first && table.game && game.version < table.game.version) return;
   if (takebackDeclined(table.game, game, you)) {
     table.declined = `${game.id}|${game.moves.length}`;
@@ -1008,6 +1053,13 @@ export async function initSite(options) {
   } catch (err) {
     showError(() => describe(err));
   }
+  startNotices({
+    session: true,
+    open: (path) => {
+      if (location.pathname !== path) navigate(path);
+    },
+    showError: (err) => showError(() => describe(err)),
+  });
 }
 
 let newGameDialog = null;

@@ -1,11 +1,11 @@
 // @ts-check
 // The page's sounds, made on the spot with the Web Audio API (no sound files): a soft click
-// for a placement, a slide, a rising pair for a mill and its removal, a chord at the end, and
-// two short high beeps when the player's own clock runs low.
+// for a placement, a slide, a rising pair for a mill and its removal, a chord at the end, two
+// short high beeps when the player's own clock runs low, and two soft notes for a notice.
 
 import { VOLUME } from './settings.js';
 
-/** @typedef {'place' | 'slide' | 'mill' | 'end' | 'low'} Cue */
+/** @typedef {'place' | 'slide' | 'mill' | 'end' | 'low' | 'notice'} Cue */
 
 /**
  * The notes of each cue: `[start s, frequency Hz, length s, wave, share of the gain]`.
@@ -17,6 +17,7 @@ export const NOTES = {
   mill: [[0, 523, 0.1, 'sine', 1], [0.09, 784, 0.16, 'sine', 1], [0.22, 220, 0.12, 'triangle', 0.9]],
   end: [[0, 392, 0.35, 'sine', 0.8], [0.12, 494, 0.35, 'sine', 0.7], [0.24, 587, 0.5, 'sine', 0.7]],
   low: [[0, 880, 0.06, 'square', 0.35], [0.16, 880, 0.06, 'square', 0.35]],
+  notice: [[0, 660, 0.12, 'sine', 0.7], [0.13, 880, 0.2, 'sine', 0.7]],
 };
 
 /** @type {AudioContext | null} */

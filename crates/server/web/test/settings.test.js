@@ -35,7 +35,7 @@ test('each ply has its cue, and every cue has notes', () => {
   assert.equal(cueOf({ from: null, removes: [] }), 'place');
   assert.equal(cueOf({ from: 'f2', removes: [] }), 'slide');
   assert.equal(cueOf({ from: null, removes: ['a1'] }), 'mill');
-  for (const cue of ['place', 'slide', 'mill', 'end', 'low']) assert.ok(NOTES[cue].length > 0, cue);
+  for (const cue of ['place', 'slide', 'mill', 'end', 'low', 'notice']) assert.ok(NOTES[cue].length > 0, cue);
 });
 
 test('the notes are soft and short: audible pitches, at most the volume chosen', () => {

@@ -1,7 +1,7 @@
 // The pure parts of js/site.js: the rating chart, pairings, pools, ratings and sign-up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartPoints, chartDots, pairedPath, poolSize, ratingFor, passwordsAgree, browserName } from '../js/site.js';
+import { chartPoints, chartDots, pairedPath, poolSize, poolGames, ratingFor, passwordsAgree, browserName } from '../js/site.js';
 
 test('the rating chart spans its box, oldest game left, higher ratings up', () => {
   const points = chartPoints([{ rating: 1500 }, { rating: 1600 }, { rating: 1400 }], 400, 120)
@@ -30,11 +30,15 @@ test('a pairing opens its game once: the second word of it finds the page there'
   assert.equal(pairedPath('/lobby', 'a b'), '/g/a%20b');
 });
 
-test('the quick buttons count who waits at their clock', () => {
-  const waiting = [{ clock: '3+2', players: 2 }, { clock: '5+3', players: 1 }];
+test('the quick buttons count who waits at their clock and the games it is played in', () => {
+  const waiting = [{ clock: '3+2', players: 2, games: 0 }, { clock: '5+3', players: 1, games: 4 }];
   assert.equal(poolSize(waiting, '3+2'), 2);
   assert.equal(poolSize(waiting, '1+0'), 0);
   assert.equal(poolSize(undefined, '3+2'), 0);
+  assert.equal(poolGames(waiting, '5+3'), 4);
+  assert.equal(poolGames(waiting, '3+2'), 0);
+  assert.equal(poolGames([{ clock: '1+0', players: 1 }], '1+0'), 0);
+  assert.equal(poolGames(undefined, '1+0'), 0);
 });
 
 test('a rating is looked up by variant and time class', () => {
