@@ -18,7 +18,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
     style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
     manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// Serves a file of the page: `/`, `/g/{id}`, `/lobby`, `/games` and `/@/{name}` are the app
+/// Serves a file of the page: `/`, `/g/{id}`, `/lobby`, `/games`, `/leaderboard` and `/@/{name}` are the app
 /// itself.
 pub async fn page(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
@@ -26,6 +26,7 @@ pub async fn page(uri: Uri, headers: HeaderMap) -> Response {
         || path.starts_with("g/")
         || path == "lobby"
         || path == "games"
+        || path == "leaderboard"
         || path.starts_with("@/");
     let path = if app { "index.html" } else { path };
     let Some(file) = Web::get(path) else {

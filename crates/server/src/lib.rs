@@ -221,6 +221,13 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/players/{name}", get(api::players::player))
         .route("/players/{name}/games", get(api::players::player_games))
         .route("/playing", get(api::players::playing))
+        .route("/leaderboard", get(api::players::leaderboard))
+        .route(
+            "/players/{name}/block",
+            post(api::players::block).delete(api::players::unblock),
+        )
+        .route("/players/{name}/report", post(api::players::report))
+        .route("/session/blocks", get(api::players::blocks))
         .route("/lobby", get(api::lobby::lobby))
         .route("/lobby/ws", get(api::lobby::watch))
         .route("/lobby/challenges", post(api::lobby::challenge))

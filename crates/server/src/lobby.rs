@@ -62,6 +62,17 @@ pub struct Entrant {
     /// The client address it asks from, by its group
     /// ([`crate::connections::client_group`]).
     pub from: std::net::IpAddr,
+    /// The players they must never meet: those they block and those who block them, as
+    /// the database said when they entered (so that the newer of two entrants knows best).
+    pub avoid: Vec<PlayerId>,
+}
+
+impl Entrant {
+    /// Whether `self`, who has just come, may meet `other`, who waited: the newcomer's list
+    /// is the newer, and names both directions.
+    fn may_meet(&self, other: &Entrant) -> bool {
+        !self.avoid.contains(&other.player)
+    }
 }
 
 /// What a challenge or a seek asks to play.
@@ -153,13 +164,15 @@ pub enum LobbyRefusal {
     SelfChallenge,
     /// Only the player a challenge is made to can decline it.
     NotDeclinable,
+    /// One of the two players blocks the other.
+    Blocked,
 }
 
 impl fmt::Display for LobbyRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             LobbyRefusal::NotPresent => {
-                "open the lobby first: challenges live while their creator is in the lobby"
+                "open a page of the site first: challenges live while their creator is on the site"
             }
             LobbyRefusal::TooManyChallenges => "you have as many challenges open as you may",
             LobbyRefusal::Full => "the lobby is full: try again in a moment",
@@ -170,6 +183,7 @@ impl fmt::Display for LobbyRefusal {
             LobbyRefusal::RatedNeedsClock => "a rated game needs a clock",
             LobbyRefusal::SelfChallenge => "you cannot challenge yourself",
             LobbyRefusal::NotDeclinable => "only the player challenged can decline a challenge",
+            LobbyRefusal::Blocked => "you cannot play this player",
         })
     }
 }
@@ -308,6 +322,9 @@ impl Lobby {
         if to == Some(by.player) {
             return Err(LobbyRefusal::SelfChallenge);
         }
+        if to.is_some_and(|p| by.avoid.contains(&p)) {
+            return Err(LobbyRefusal::Blocked);
+        }
         Lobby::check_terms(&by, &terms)?;
         let guest = by.name.is_none();
         let own = self
@@ -406,6 +423,9 @@ impl Lobby {
         if c.to.is_some_and(|p| p != by.player) {
             return Err(LobbyRefusal::NotForYou);
         }
+        if !by.may_meet(&c.by) {
+            return Err(LobbyRefusal::Blocked);
+        }
         Lobby::check_terms(&by, &c.terms)?;
         let c = self
             .challenges
@@ -461,6 +481,7 @@ impl Lobby {
             .seeks
             .iter()
             .enumerate()
+            .filter(|(_, s)| by.may_meet(&s.by))
             .filter_map(|(i, s)| {
                 let met = Terms::meet(&s.terms, s.by.name.is_none(), &terms, guest)?;
                 let gap = (s.by.rating - by.rating).abs();
@@ -500,6 +521,10 @@ impl Lobby {
             let partner = (i + 1..self.seeks.len())
                 .filter_map(|j| {
                     let b = &self.seeks[j];
+                    // Both waited: either list may be the newer.
+                    if !a.by.may_meet(&b.by) || !b.by.may_meet(&a.by) {
+                        return None;
+                    }
                     let met =
                         Terms::meet(&a.terms, a.by.name.is_none(), &b.terms, b.by.name.is_none())?;
                     let gap = (b.by.rating - a.by.rating).abs();
@@ -665,6 +690,7 @@ mod tests {
             rating,
             provisional: false,
             from: std::net::IpAddr::from([10, 0, (id / 256) as u8, (id % 256) as u8]),
+            avoid: Vec::new(),
         }
     }
 
@@ -897,6 +923,41 @@ mod tests {
             [p[0].white.player, p[0].black.player],
             [PlayerId(5), PlayerId(7)]
         );
+    }
+
+    #[test]
+    fn players_who_block_each_other_are_never_paired_nor_challenge_each_other() {
+        let mut lobby = Lobby::default();
+        for p in 1..=3 {
+            lobby.enter(PlayerId(p));
+        }
+        // Ann (1) blocks Kim (2): each entrant carries the other as one to avoid.
+        let ann = || Entrant {
+            avoid: vec![PlayerId(2)],
+            ..entrant(1, 1500.0)
+        };
+        let kim = || Entrant {
+            avoid: vec![PlayerId(1)],
+            ..entrant(2, 1500.0)
+        };
+        assert_eq!(
+            lobby.challenge(kim(), blitz(true), ColorChoice::Random, Some(target(1)), 0),
+            Err(LobbyRefusal::Blocked)
+        );
+        let open = lobby
+            .challenge(ann(), blitz(true), ColorChoice::Random, None, 0)
+            .unwrap();
+        assert_eq!(lobby.accept(kim(), open, true), Err(LobbyRefusal::Blocked));
+        assert!(lobby.accept(entrant(3, 1500.0), open, true).is_ok());
+        // Quick pairing passes them by, at once and however long they wait.
+        assert_eq!(lobby.seek(ann(), blitz(true), 0, true), Ok(None));
+        assert_eq!(lobby.seek(kim(), blitz(true), 0, true), Ok(None));
+        assert!(lobby.pair_waiting(600_000, || true).is_empty());
+        let p = lobby
+            .seek(entrant(3, 1500.0), blitz(true), 0, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.white.player, PlayerId(1), "the first waiting");
     }
 
     #[test]

@@ -838,3 +838,132 @@ async fn a_challenge_reaches_a_player_on_my_games_who_declines_and_the_challenge
     drop(driver);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_blocked_player_can_neither_chat_nor_challenge() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let dir = temp_dir("browser-block");
+    let limits = Limits {
+        password_cost: common::CHEAP_HASH,
+        ..Limits::default()
+    };
+    let server = Server::start(&dir.join("games.db"), limits).await;
+    let driver = start_driver(&program).await;
+    let ann = browser(&driver, &dir.join("ann")).await;
+    let kim = browser(&driver, &dir.join("kim")).await;
+    for (client, name) in [(&ann, "ann"), (&kim, "kim")] {
+        client.goto(&server.url("/lobby")).await.unwrap();
+        client
+            .wait()
+            .for_element(Locator::Css(".challenge-form"))
+            .await
+            .unwrap();
+        sign_up(client, name).await;
+    }
+    // Kim challenges Ann; Ann accepts from her tray and both are in the game.
+    kim.execute(
+        "const form = document.querySelector('.challenge-form');
+         form.elements.clock.value = '5+3';
+         form.elements.to.value = 'ann';
+         form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    ann.wait()
+        .for_element(Locator::Css("#notices .notice-accept"))
+        .await
+        .unwrap();
+    click(&ann, "#notices .notice-accept").await;
+    let path = game_path(&ann).await;
+    assert_eq!(
+        game_path(&kim).await,
+        path,
+        "the challenger is taken to the game"
+    );
+    kim.wait()
+        .for_element(Locator::Css(".chat-form input"))
+        .await
+        .unwrap();
+    let say = |text: &str| {
+        format!(
+            "const form = document.querySelector('.chat-form');
+             form.querySelector('input').value = '{text}';
+             form.requestSubmit();"
+        )
+    };
+    kim.execute(&say("good luck"), vec![]).await.unwrap();
+    until(
+        &ann,
+        "Ann reads Kim's line",
+        "return [...document.querySelectorAll('#chat-lines li')].some((l) => l.textContent.includes('good luck'))",
+    )
+    .await;
+
+    // Ann blocks Kim from Kim's page, then comes back to the game.
+    ann.goto(&server.url("/@/kim")).await.unwrap();
+    ann.wait()
+        .for_element(Locator::Id("player-block"))
+        .await
+        .unwrap();
+    click(&ann, "#player-block").await;
+    until(
+        &ann,
+        "the page says Kim is blocked",
+        "return document.getElementById('player-block').getAttribute('aria-pressed') === 'true' \
+         && document.getElementById('player-block-note').textContent.includes('kim')",
+    )
+    .await;
+    ann.goto(&server.url(&path)).await.unwrap();
+    ann.wait()
+        .for_element(Locator::Css(".chat-form"))
+        .await
+        .unwrap();
+
+    // Kim's line is refused, and said so; Ann no longer sees Kim's earlier one.
+    kim.execute(&say("hello?"), vec![]).await.unwrap();
+    let said = until(
+        &kim,
+        "Kim is told she cannot chat",
+        "return document.getElementById('error-text')?.textContent",
+    )
+    .await;
+    assert!(said.as_str().unwrap().contains("blocks"), "{said}");
+    until(
+        &ann,
+        "Kim's line is hidden from Ann",
+        "return document.getElementById('chat-lines') \
+         && ![...document.querySelectorAll('#chat-lines li')].some((l) => l.textContent.includes('good luck'))",
+    )
+    .await;
+
+    // Nor can Kim challenge Ann again.
+    kim.goto(&server.url("/lobby")).await.unwrap();
+    kim.wait()
+        .for_element(Locator::Css(".challenge-form"))
+        .await
+        .unwrap();
+    kim.execute(
+        "document.getElementById('error-text').textContent = '';
+         const form = document.querySelector('.challenge-form');
+         form.elements.to.value = 'ann';
+         form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let said = until(
+        &kim,
+        "Kim is told she cannot challenge Ann",
+        "return document.getElementById('error-text')?.textContent",
+    )
+    .await;
+    assert!(said.as_str().unwrap().contains("cannot play"), "{said}");
+    for client in [ann, kim] {
+        client.close().await.unwrap();
+    }
+    drop(driver);
+    server.stop().await;
+}

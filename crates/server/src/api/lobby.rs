@@ -158,7 +158,8 @@ impl From<LobbyRefusal> for ApiError {
             LobbyRefusal::NoChallenge => ApiError::NotFound(message),
             LobbyRefusal::NotForYou
             | LobbyRefusal::RatedNeedsAccount
-            | LobbyRefusal::NotDeclinable => ApiError::Forbidden(message),
+            | LobbyRefusal::NotDeclinable
+            | LobbyRefusal::Blocked => ApiError::Forbidden(message),
             LobbyRefusal::Full => ApiError::Unavailable(message),
             LobbyRefusal::TooManyChallenges => ApiError::Busy(message),
             LobbyRefusal::NotPresent
@@ -185,12 +186,18 @@ async fn entrant(
         }
         _ => crate::rating::START,
     };
+    let avoid = if s.name.is_some() {
+        app.store.avoided(s.player).await?
+    } else {
+        Vec::new()
+    };
     Ok(Entrant {
         player: s.player,
         name: s.name.clone(),
         rating: rating.rating,
         provisional: rating.provisional(),
         from: crate::connections::client_group(from),
+        avoid,
     })
 }
 

@@ -141,6 +141,11 @@ pub async fn say(
         Some(Seat::Both) => state.game.position().turn(),
         None => return Err(Refusal::NoSeat.into()),
     };
+    if blocked(&app, &state).await? {
+        return Err(ApiError::Forbidden(
+            "you cannot chat with this player: one of you blocks the other".into(),
+        ));
+    }
     let now = app.now_ms();
     live.chat_rate().allow(side, now)?;
     let line = app
@@ -155,11 +160,31 @@ pub async fn say(
     Ok((StatusCode::CREATED, Json(line)))
 }
 
-/// `GET /api/games/{id}/chat`
+/// Whether one of the two accounts of a game blocks the other.
+async fn blocked(app: &AppState, state: &crate::game_state::GameState) -> Result<bool, ApiError> {
+    match (state.accounts.white, state.accounts.black) {
+        (Some(w), Some(b)) if w != b => Ok(app.store.blocked_between(w, b).await?),
+        _ => Ok(false),
+    }
+}
+
+/// `GET /api/games/{id}/chat`: a player who blocks their opponent (or is blocked) sees only
+/// their own lines.
 pub async fn lines(
     State(app): State<Arc<AppState>>,
     GameIdPath(id): GameIdPath,
+    visitor: Visitor,
 ) -> Result<Json<Vec<Line>>, ApiError> {
-    app.game(&id).await?;
-    Ok(Json(app.store.chat(&id).await?))
+    let live = app.game(&id).await?;
+    let mut lines = app.store.chat(&id).await?;
+    let state = live.snapshot().await;
+    let mine = [morris_core::Color::White, morris_core::Color::Black]
+        .into_iter()
+        .find(|&c| visitor.player().is_some() && *state.accounts.get(c) == visitor.player());
+    if let Some(me) = mine
+        && blocked(&app, &state).await?
+    {
+        lines.retain(|l| l.side == me.into());
+    }
+    Ok(Json(lines))
 }

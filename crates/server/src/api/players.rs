@@ -183,3 +183,149 @@ pub async fn my_turn(
     turn.sort_by_key(|g| (!correspondence(g), g.updated));
     Ok(Json(turn))
 }
+
+/// The signed-up player of a request that acts, or 403 for a guest.
+fn account(visitor: &Visitor) -> Result<&crate::accounts::Session, ApiError> {
+    let session = visitor.acting()?;
+    if session.name.is_none() {
+        return Err(ApiError::Forbidden(
+            "this is for signed-up players: sign up or sign in first".into(),
+        ));
+    }
+    Ok(session)
+}
+
+/// The player named in a path, other than the session's own.
+async fn other(app: &AppState, me: PlayerId, name: &str) -> Result<PlayerId, ApiError> {
+    let (id, _, _) = named(app, name).await?;
+    if id == me {
+        return Err(ApiError::Conflict("this is your own account".into()));
+    }
+    Ok(id)
+}
+
+/// `POST /api/players/{name}/block`: the player can no longer challenge the session's
+/// player, be paired with them, or chat in their games.
+pub async fn block(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    let me = account(&visitor)?.player;
+    let them = other(&app, me, &name).await?;
+    if !app.store.block(me, them, app.now_ms() / 1000).await? {
+        return Err(ApiError::Busy(format!(
+            "you block as many players as you may ({})",
+            crate::store::MAX_BLOCKS
+        )));
+    }
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/players/{name}/block`
+pub async fn unblock(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    let me = account(&visitor)?.player;
+    let them = other(&app, me, &name).await?;
+    app.store.unblock(me, them).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/session/blocks`: the user names the session's player blocks.
+pub async fn blocks(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+) -> Result<Json<Vec<String>>, ApiError> {
+    match visitor.player() {
+        Some(p) => Ok(Json(app.store.blocked_by(p).await?)),
+        None => Ok(Json(Vec::new())),
+    }
+}
+
+/// The body of a report.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRequest {
+    /// Why, in the reporter's words.
+    pub reason: String,
+    /// The game it is about, if one.
+    #[serde(default)]
+    pub game: Option<String>,
+}
+
+/// `POST /api/players/{name}/report` `{"reason": "…", "game": "…"}`: kept for a moderator.
+pub async fn report(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+    crate::request::ApiJson(body): crate::request::ApiJson<ReportRequest>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    let me = account(&visitor)?.player;
+    let them = other(&app, me, &name).await?;
+    let reason = crate::text::visible_line(&body.reason).unwrap_or_default();
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(ApiError::BadRequest(
+            "say why you report this player".into(),
+        ));
+    }
+    if reason.chars().count() > crate::store::MAX_REASON {
+        return Err(ApiError::BadRequest(format!(
+            "a reason is at most {} characters",
+            crate::store::MAX_REASON
+        )));
+    }
+    let game = match body.game {
+        None => None,
+        Some(g) => Some(
+            g.parse::<crate::seat::GameId>()
+                .map_err(|()| ApiError::no_game(&g))?
+                .to_string(),
+        ),
+    };
+    let kept = app
+        .store
+        .report(me, them, reason.to_owned(), game, app.now_ms() / 1000)
+        .await?;
+    if !kept {
+        return Err(ApiError::Busy(format!(
+            "you have made as many reports today as you may ({})",
+            crate::store::REPORTS_PER_DAY
+        )));
+    }
+    Ok(axum::http::StatusCode::CREATED)
+}
+
+/// The query of a leaderboard.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LeadersQuery {
+    /// The variant (`nine` when absent).
+    #[serde(default, deserialize_with = "some_variant")]
+    pub variant: Option<Variant>,
+    /// The time class (`blitz` when absent).
+    #[serde(default)]
+    pub class: Option<crate::clock::TimeClass>,
+}
+
+/// `GET /api/leaderboard?variant=nine&class=blitz`: the 100 best established ratings.
+pub async fn leaderboard(
+    State(app): State<Arc<AppState>>,
+    given: Result<Query<LeadersQuery>, QueryRejection>,
+) -> Result<Json<Vec<crate::store::Leader>>, ApiError> {
+    let Query(q) = given.map_err(|e| {
+        ApiError::BadRequest(format!(
+            "the query does not fit: {}",
+            e.body_text().chars().take(200).collect::<String>()
+        ))
+    })?;
+    let variant = q.variant.unwrap_or(Variant::Nine).name();
+    let class = q.class.unwrap_or(crate::clock::TimeClass::Blitz);
+    Ok(Json(
+        app.store
+            .leaders(variant, class, crate::store::MAX_LIST)
+            .await?,
+    ))
+}

@@ -27,6 +27,7 @@ mod games;
 mod lock;
 mod ratings;
 mod schema;
+mod social;
 
 pub use accounts::{AccountResult, NewSession, PlayerRow};
 pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
@@ -35,6 +36,7 @@ pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
 use schema::{
     MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, MIGRATE_FROM_4, SCHEMA, SCHEMA_VERSION, TABLES,
 };
+pub use social::{Leader, MAX_BLOCKS, MAX_REASON, REPORTS_PER_DAY};
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;

@@ -1,10 +1,10 @@
 //! The tables of the database and the steps from older schemas.
 
 /// The schema version written to `PRAGMA user_version`.
-pub(super) const SCHEMA_VERSION: i64 = 5;
+pub(super) const SCHEMA_VERSION: i64 = 6;
 
 /// The tables of a database of morris.
-pub(super) const TABLES: [&str; 7] = [
+pub(super) const TABLES: [&str; 9] = [
     "games",
     "plies",
     "players",
@@ -12,6 +12,8 @@ pub(super) const TABLES: [&str; 7] = [
     "ratings",
     "rating_history",
     "chat",
+    "blocks",
+    "reports",
 ];
 
 /// The tables and indexes of the newest schema (each made only if missing).
@@ -111,6 +113,22 @@ CREATE TABLE IF NOT EXISTS chat (
     at   INTEGER NOT NULL,
     PRIMARY KEY (game, n)
 ) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blocks (
+    blocker INTEGER NOT NULL REFERENCES players (id),
+    blocked INTEGER NOT NULL REFERENCES players (id),
+    created INTEGER NOT NULL,
+    PRIMARY KEY (blocker, blocked)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS blocks_by_blocked ON blocks (blocked);
+CREATE TABLE IF NOT EXISTS reports (
+    id       INTEGER PRIMARY KEY,
+    reporter INTEGER NOT NULL REFERENCES players (id),
+    reported INTEGER NOT NULL REFERENCES players (id),
+    reason   TEXT NOT NULL,
+    game     TEXT,
+    created  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS reports_by_reporter ON reports (reporter, created);
 ";
 
 /// From schema 1, where each game's plies were one text rewritten on every change, to one row

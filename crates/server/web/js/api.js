@@ -85,6 +85,12 @@ export const api = {
   withdraw: (id) => request('DELETE', `/api/lobby/challenges/${id}`),
   decline: (id) => request('POST', `/api/lobby/challenges/${id}/decline`, {}),
   myTurn: () => request('GET', '/api/session/turn'),
+  block: (name) => request('POST', `/api/players/${encodeURIComponent(name)}/block`, {}),
+  unblock: (name) => request('DELETE', `/api/players/${encodeURIComponent(name)}/block`),
+  blocks: () => request('GET', '/api/session/blocks'),
+  report: (name, reason) => request('POST', `/api/players/${encodeURIComponent(name)}/report`, { reason }),
+  leaderboard: (variant, timeClass) =>
+    request('GET', `/api/leaderboard?variant=${encodeURIComponent(variant)}&class=${encodeURIComponent(timeClass)}`),
   quick: (clock, rated) => request('POST', '/api/lobby/quick', { clock, rated }),
   cancelQuick: () => request('DELETE', '/api/lobby/quick'),
 };

@@ -347,6 +347,10 @@ export async function siteRoute(path) {
     await showMyGames();
     return true;
   }
+  if (path === '/leaderboard') {
+    await showLeaderboard();
+    return true;
+  }
   const m = /^\/@\/([^/]+)\/?$/.exec(path);
   if (m) {
     await showPlayer(decodeURIComponent(m[1]));
@@ -405,7 +409,7 @@ function showLobby() {
   playing.id = 'playing';
   section.append(h('h3', '', t('site.playing')), playing);
   const mine = h('p');
-  mine.append(link('/', t('top.new')), ' · ', link('/games', t('site.my_games')));
+  mine.append(link('/', t('top.new')), ' · ', link('/games', t('site.my_games')), ' · ', link('/leaderboard', t('site.leaderboard')));
   if (session.name) {
     mine.append(' · ', link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page')));
   }
@@ -604,6 +608,7 @@ async function showPlayer(name) {
     return;
   }
   section.append(h('h2', '', player.name));
+  if (session.name && session.name.toLowerCase() !== player.name.toLowerCase()) section.append(await playerActions(player.name));
   const c = player.counts;
   section.append(h('p', 'counts', [t('site.won', { count: c.wins }), t('site.drawn', { count: c.draws }), t('site.lost', { count: c.losses })].join(' · ')));
   const ratings = h('ul', 'ratings');
@@ -638,6 +643,118 @@ async function showPlayer(name) {
   const games = gameList((query) => api.playerGames(player.name, query), { link, describe, empty: t('site.games_none') });
   section.append(h('h3', '', t('site.games_title')), games.element);
   await games.ready;
+}
+
+/**
+ * What a signed-up player can do about another: block or unblock them, and report them with
+ * a reason kept for a moderator.
+ * @param {string} name
+ */
+async function playerActions(name) {
+  const box = h('div', 'player-actions');
+  let blocked = false;
+  try {
+    blocked = (await api.blocks()).some((n) => n.toLowerCase() === name.toLowerCase());
+  } catch (err) {
+    showError(() => describe(err));
+  }
+  const block = h('button', 'small', '');
+  block.type = 'button';
+  block.id = 'player-block';
+  const note = h('p', 'fine');
+  note.id = 'player-block-note';
+  const draw = () => {
+    block.textContent = blocked ? t('site.unblock') : t('site.block');
+    block.setAttribute('aria-pressed', String(blocked));
+    note.textContent = blocked ? t('site.blocked_note', { name }) : '';
+  };
+  draw();
+  block.addEventListener('click', async () => {
+    try {
+      if (blocked) await api.unblock(name);
+      else await api.block(name);
+      blocked = !blocked;
+      draw();
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  });
+  const report = h('button', 'small', t('site.report'));
+  report.type = 'button';
+  report.id = 'player-report';
+  const form = h('form', 'report-form');
+  form.hidden = true;
+  const reason = document.createElement('textarea');
+  reason.name = 'reason';
+  reason.maxLength = 500;
+  reason.rows = 3;
+  reason.required = true;
+  reason.setAttribute('aria-label', t('site.report_reason'));
+  reason.placeholder = t('site.report_reason');
+  const send = h('button', 'small primary', t('site.report_send'));
+  send.type = 'submit';
+  form.append(reason, send);
+  report.addEventListener('click', () => {
+    form.hidden = !form.hidden;
+    if (!form.hidden) reason.focus();
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      await api.report(name, reason.value);
+      reason.value = '';
+      form.hidden = true;
+      showNotice(() => t('site.report_kept'));
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  });
+  box.append(block, report, note, form);
+  return box;
+}
+
+/** The leaderboard of a variant and time class: the best established ratings. */
+async function showLeaderboard() {
+  const section = h('section', 'card site-page leaderboard');
+  section.id = 'leaderboard';
+  section.append(h('h2', '', t('site.leaderboard')));
+  const pick = (name, options, label) => {
+    const s = document.createElement('select');
+    s.name = name;
+    s.setAttribute('aria-label', label);
+    for (const [value, text] of options) {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      s.append(o);
+    }
+    return s;
+  };
+  const variant = pick('variant', ['nine', 'six', 'three', 'twelve', 'morabaraba', 'lasker'].map((v) => [v, t(`variant.${v}`)]), t('form.game'));
+  const timeClass = pick('class', ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'].map((c) => [c, t(`site.class_${c}`)]), t('site.clock_label'));
+  timeClass.value = 'blitz';
+  const list = h('ol', 'leaders');
+  list.id = 'leaders';
+  section.append(h('div', 'filters'), list);
+  section.querySelector('.filters')?.append(variant, timeClass);
+  showPage(section);
+  const load = async () => {
+    try {
+      const leaders = await api.leaderboard(variant.value, timeClass.value);
+      list.replaceChildren();
+      if (!leaders.length) list.append(h('li', 'fine', t('site.leaderboard_none')));
+      for (const p of leaders) {
+        const li = h('li');
+        li.append(link(`/@/${encodeURIComponent(p.name)}`, p.name), h('span', 'terms', ` ${p.rating} · ${t('site.games', { count: p.games })}`));
+        list.append(li);
+      }
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  };
+  variant.addEventListener('change', load);
+  timeClass.addEventListener('change', load);
+  await load();
 }
 
 /** The session's player's own games, signed up or not (a guest is kept by the cookie). */
