@@ -78,6 +78,9 @@ enum Command {
     /// on standard input (records of morris, Sanmill, PlayOK or GoldToken, position strings,
     /// Malom positions), or the game of --position and --moves.
     Convert(crate::convert::ConvertArgs),
+    /// The site's moderation on the database of `morris serve`: moderators, reports, mutes,
+    /// closed accounts and the log of every moderator's action.
+    Admin(crate::admin::AdminArgs),
 }
 
 /// The deepest perft: the count recurses once per ply, and this many levels stay far inside
@@ -215,6 +218,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Tb(command) => crate::tb::run(command, &mut out)?,
         Command::Solve { variant, dir } => crate::tb::solve(variant, dir, &mut out)?,
         Command::Convert(args) => crate::convert::run(&args, &mut out)?,
+        Command::Admin(args) => crate::admin::run(args, &mut out)?,
         Command::Play(args) => {
             drop(out);
             return crate::play::run(args);

@@ -1,6 +1,7 @@
 //! The `morris` command line.
 
 mod accuracy;
+mod admin;
 mod bars;
 mod bench;
 mod cli;

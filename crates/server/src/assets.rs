@@ -27,6 +27,7 @@ pub async fn page(uri: Uri, headers: HeaderMap) -> Response {
         || path == "lobby"
         || path == "games"
         || path == "leaderboard"
+        || path == "mod"
         || path.starts_with("@/");
     let path = if app { "index.html" } else { path };
     let Some(file) = Web::get(path) else {

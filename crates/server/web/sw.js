@@ -29,7 +29,7 @@ self.addEventListener('activate', (event) => {
 /** The key a request is kept under: every address the app itself answers is one. */
 function keyOf(url) {
   const p = url.pathname;
-  if (p === '/' || p === '/lobby' || p === '/games' || p === '/leaderboard' || p.startsWith('/g/') || p.startsWith('/@/')) return '/';
+  if (p === '/' || p === '/lobby' || p === '/games' || p === '/leaderboard' || p === '/mod' || p.startsWith('/g/') || p.startsWith('/@/')) return '/';
   return p;
 }
 

@@ -36,6 +36,8 @@ pub struct SessionView {
     pub name: Option<String>,
     /// The token to send in `X-Morris-CSRF` with every state-changing request.
     pub csrf: String,
+    /// Whether the player moderates the site.
+    pub moderator: bool,
 }
 
 impl From<&Session> for SessionView {
@@ -44,6 +46,7 @@ impl From<&Session> for SessionView {
             player: s.player,
             name: s.name.as_ref().map(|n| n.as_str().to_owned()),
             csrf: s.csrf.clone(),
+            moderator: false,
         }
     }
 }
@@ -112,7 +115,11 @@ pub async fn session(
     visitor: Visitor,
 ) -> Result<impl IntoResponse, ApiError> {
     if let Some((_, s)) = &visitor.session {
-        return Ok((HeaderMap::new(), Json(SessionView::from(s))));
+        let mut view = SessionView::from(s);
+        if s.name.is_some() {
+            view.moderator = app.store.standing(s.player).await?.moderator;
+        }
+        return Ok((HeaderMap::new(), Json(view)));
     }
     if !app.creations.allow(client) {
         return Err(ApiError::TooManyRequests);
@@ -225,6 +232,12 @@ pub async fn sign_in(
         app.sign_in_guard.failed(asked.as_str(), now);
         return Err(refused(AccountError::WrongPassword));
     };
+    let standing = app.store.standing(id).await?;
+    if standing.closed {
+        return Err(ApiError::Forbidden(
+            "this account is closed by the site's moderators".into(),
+        ));
+    }
     let (new_token, new) = fresh(&app, &request_headers);
     app.store
         .sign_in(token.hash(), session.player, id, new.clone())
@@ -236,7 +249,9 @@ pub async fn sign_in(
     }
     let s = new.session(id, Some(name));
     let headers = begun(&app, &new_token, &s);
-    Ok((headers, Json(SessionView::from(&s))))
+    let mut view = SessionView::from(&s);
+    view.moderator = standing.moderator;
+    Ok((headers, Json(view)))
 }
 
 /// `POST /api/session/signout`: ends the session and removes the cookie.

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod lobby;
+pub mod moderation;
 pub mod notify;
 pub mod play;
 pub mod players;

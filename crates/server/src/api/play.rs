@@ -146,6 +146,14 @@ pub async fn say(
             "you cannot chat with this player: one of you blocks the other".into(),
         ));
     }
+    if let Some(me) = visitor.player() {
+        let standing = app.store.standing(me).await?;
+        if standing.muted(app.now_ms() / 1000) {
+            return Err(ApiError::Forbidden(
+                "your chat is muted by the site's moderators".into(),
+            ));
+        }
+    }
     let now = app.now_ms();
     live.chat_rate().allow(side, now)?;
     let line = app

@@ -34,9 +34,12 @@ pub use games::{Counts, GameSummary, HistoryFilter, MAX_LIST, PlayerResult};
 pub use lock::{DatabaseLock, lock_path};
 pub use ratings::{HistoryPoint, MAX_HISTORY, RatingRow};
 use schema::{
-    MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, MIGRATE_FROM_4, SCHEMA, SCHEMA_VERSION, TABLES,
+    MIGRATE_FROM_1, MIGRATE_FROM_2, MIGRATE_FROM_3, MIGRATE_FROM_4, MIGRATE_PLAYERS_TO_7,
+    MIGRATE_REPORTS_FROM_6, SCHEMA, SCHEMA_VERSION, TABLES,
 };
-pub use social::{Leader, MAX_BLOCKS, MAX_REASON, REPORTS_PER_DAY};
+pub use social::{
+    Leader, LogRow, MAX_BLOCKS, MAX_REASON, ModAction, REPORTS_PER_DAY, ReportRow, Standing,
+};
 
 /// The most requests committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -279,6 +282,10 @@ fn prepare(conn: &Connection) -> Result<(), String> {
         migrate_from_4(conn)
             .map_err(|e| format!("the database cannot be brought to schema 5: {e}"))?;
     }
+    if (1..=6).contains(&version) {
+        migrate_to_7(conn, version)
+            .map_err(|e| format!("the database cannot be brought to schema 7: {e}"))?;
+    }
     conn.execute_batch(SCHEMA).map_err(sqlite)?;
     conn.execute_batch(&format!(
         "PRAGMA user_version = {SCHEMA_VERSION}; PRAGMA application_id = {APPLICATION_ID};"
@@ -480,6 +487,27 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>, watch: &mut FileWatch) {
     }
 }
 
+fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [table],
+        |r| r.get(0),
+    )
+}
+
+/// Schemas 1 to 6 to 7: the players' standing and the reports' resolution, where those tables
+/// exist already (else [`SCHEMA`] makes them whole).
+fn migrate_to_7(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    conn.execute_batch("BEGIN")?;
+    if has_table(conn, "players")? {
+        conn.execute_batch(MIGRATE_PLAYERS_TO_7)?;
+    }
+    if version == 6 && has_table(conn, "reports")? {
+        conn.execute_batch(MIGRATE_REPORTS_FROM_6)?;
+    }
+    conn.execute_batch("PRAGMA user_version = 7; COMMIT;")
+}
+
 /// Schema 4 to 5, with the look of every user name computed here.
 fn migrate_from_4(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch("BEGIN")?;
@@ -630,6 +658,59 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.db");
         (dir, path)
+    }
+
+    #[test]
+    fn a_schema_6_database_gains_the_players_standing_and_the_reports_resolution() {
+        let (dir, path) = temp_db("schema6");
+        drop(Store::open(&path).unwrap());
+        {
+            // Schema 6 as it was: no standing, no resolution, no log.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "INSERT INTO players (id, name, password, created) VALUES (1, 'ann', 'x', 0);
+                 INSERT INTO players (id, name, password, created) VALUES (2, 'kim', 'x', 0);
+                 INSERT INTO reports (reporter, reported, reason, created) VALUES (1, 2, 'rude', 5);
+                 ALTER TABLE players DROP COLUMN moderator;
+                 ALTER TABLE players DROP COLUMN muted_until;
+                 ALTER TABLE players DROP COLUMN closed;
+                 ALTER TABLE reports DROP COLUMN resolved;
+                 DROP TABLE mod_log;
+                 PRAGMA user_version = 6;",
+            )
+            .unwrap();
+        }
+        let rt = runtime();
+        rt.block_on(async {
+            let store = Store::open(&path).unwrap();
+            assert_eq!(
+                store.standing(crate::accounts::PlayerId(2)).await.unwrap(),
+                Standing::default()
+            );
+            let kim = crate::accounts::UserName::new("kim").unwrap();
+            let done = store
+                .moderate(kim, ModAction::Mute(Some(3600)), "ann".into(), 0)
+                .await
+                .unwrap();
+            assert_eq!(done, Some(crate::accounts::PlayerId(2)));
+            assert!(
+                store
+                    .standing(crate::accounts::PlayerId(2))
+                    .await
+                    .unwrap()
+                    .muted(0)
+            );
+            let reports = store.reports(false, 10).await.unwrap();
+            assert_eq!(reports[0].reason, "rude");
+            assert!(store.resolve(reports[0].id, "ann".into(), 9).await.unwrap());
+            assert_eq!(store.mod_log(10).await.unwrap().len(), 2);
+        });
+        let version: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The tables of the database and the steps from older schemas.
 
 /// The schema version written to `PRAGMA user_version`.
-pub(super) const SCHEMA_VERSION: i64 = 6;
+pub(super) const SCHEMA_VERSION: i64 = 7;
 
 /// The tables of a database of morris.
-pub(super) const TABLES: [&str; 9] = [
+pub(super) const TABLES: [&str; 10] = [
     "games",
     "plies",
     "players",
@@ -14,6 +14,7 @@ pub(super) const TABLES: [&str; 9] = [
     "chat",
     "blocks",
     "reports",
+    "mod_log",
 ];
 
 /// The tables and indexes of the newest schema (each made only if missing).
@@ -72,7 +73,10 @@ CREATE TABLE IF NOT EXISTS players (
     name     TEXT UNIQUE COLLATE NOCASE,
     password TEXT,
     created  INTEGER NOT NULL,
-    look     TEXT
+    look     TEXT,
+    moderator   INTEGER NOT NULL DEFAULT 0,
+    muted_until INTEGER,
+    closed      INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS players_look ON players (look) WHERE look IS NOT NULL;
 CREATE TABLE IF NOT EXISTS sessions (
@@ -126,9 +130,18 @@ CREATE TABLE IF NOT EXISTS reports (
     reported INTEGER NOT NULL REFERENCES players (id),
     reason   TEXT NOT NULL,
     game     TEXT,
-    created  INTEGER NOT NULL
+    created  INTEGER NOT NULL,
+    resolved INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS reports_by_reporter ON reports (reporter, created);
+CREATE TABLE IF NOT EXISTS mod_log (
+    id        INTEGER PRIMARY KEY,
+    at        INTEGER NOT NULL,
+    moderator TEXT NOT NULL,
+    action    TEXT NOT NULL,
+    target    TEXT NOT NULL,
+    detail    TEXT NOT NULL
+) STRICT;
 ";
 
 /// From schema 1, where each game's plies were one text rewritten on every change, to one row
@@ -199,3 +212,14 @@ pub(super) const MIGRATE_FROM_4: [(&str, &str); 3] = [
          ALTER TABLE games ADD COLUMN same_network INTEGER NOT NULL DEFAULT 0;",
     ),
 ];
+
+/// From schema 6 (and before) to 7, the players' standing: a moderator, muted in chat until a
+/// time, closed since a time.
+pub(super) const MIGRATE_PLAYERS_TO_7: &str = "
+ALTER TABLE players ADD COLUMN moderator INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN muted_until INTEGER;
+ALTER TABLE players ADD COLUMN closed INTEGER;
+";
+
+/// From schema 6 to 7: when a report was dealt with (schema 6 made the table without it).
+pub(super) const MIGRATE_REPORTS_FROM_6: &str = "ALTER TABLE reports ADD COLUMN resolved INTEGER;";

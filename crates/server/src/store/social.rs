@@ -189,3 +189,242 @@ impl Store {
         .await
     }
 }
+
+/// What a player may do on the site, as the moderators left it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// Whether they moderate the site.
+    pub moderator: bool,
+    /// Until when their chat is muted, in seconds since 1970.
+    pub muted_until: Option<i64>,
+    /// Whether their account is closed.
+    pub closed: bool,
+}
+
+impl Standing {
+    /// Whether they may not chat at `now` (seconds since 1970).
+    pub fn muted(&self, now: i64) -> bool {
+        self.closed || self.muted_until.is_some_and(|t| t > now)
+    }
+}
+
+/// A report as a moderator reads it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ReportRow {
+    /// Its number.
+    pub id: i64,
+    /// When it was made, in seconds since 1970.
+    pub created: i64,
+    /// Who made it.
+    pub reporter: String,
+    /// Whom it is about.
+    pub reported: String,
+    /// The reporter's words.
+    pub reason: String,
+    /// The game it is about, if one.
+    pub game: Option<String>,
+    /// When it was dealt with, if it was.
+    pub resolved: Option<i64>,
+}
+
+/// One action of a moderator, as the log keeps it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LogRow {
+    /// When, in seconds since 1970.
+    pub at: i64,
+    /// The moderator's name, or `command line`.
+    pub moderator: String,
+    /// `moderator`, `unmoderator`, `mute`, `unmute`, `close` or `resolve`.
+    pub action: String,
+    /// The account (or the report's number) it was done to.
+    pub target: String,
+    /// Its detail: how long a mute, why a closing.
+    pub detail: String,
+}
+
+/// A moderator's action on an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModAction {
+    /// Makes the account a moderator, or no longer one.
+    Moderator(bool),
+    /// Mutes the account's chat until a time (seconds since 1970), or unmutes it (`None`).
+    Mute(Option<i64>),
+    /// Closes the account: its sessions end, it cannot sign in, its name stays taken.
+    Close(String),
+}
+
+fn log(
+    tx: &rusqlite::Transaction<'_>,
+    at: i64,
+    moderator: &str,
+    action: &str,
+    target: &str,
+    detail: &str,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO mod_log (at, moderator, action, target, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![at, moderator, action, target, detail],
+    )
+    .map(drop)
+}
+
+impl Store {
+    /// A player's standing.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn standing(&self, player: PlayerId) -> Result<Standing, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.call(move |tx| {
+            Ok(tx
+                .query_row(
+                    "SELECT moderator, muted_until, closed FROM players WHERE id = ?1",
+                    [player.0],
+                    |r| {
+                        Ok(Standing {
+                            moderator: r.get::<_, i64>(0)? != 0,
+                            muted_until: r.get(1)?,
+                            closed: r.get::<_, Option<i64>>(2)?.is_some(),
+                        })
+                    },
+                )
+                .optional()?
+                .unwrap_or_default())
+        })
+        .await
+    }
+
+    /// Does a moderator's action to the account named `target`, logged in the same
+    /// transaction with `by` (a moderator's name, or `command line`). Returns the account,
+    /// or `None` when there is no such account.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn moderate(
+        &self,
+        target: crate::accounts::UserName,
+        action: ModAction,
+        by: String,
+        now: i64,
+    ) -> Result<Option<PlayerId>, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.call(move |tx| {
+            let Some((id, name)) = tx
+                .query_row(
+                    "SELECT id, name FROM players WHERE name = ?1 AND password IS NOT NULL",
+                    [target.as_str()],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
+                )
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let (verb, detail) = match &action {
+                ModAction::Moderator(on) => {
+                    tx.execute(
+                        "UPDATE players SET moderator = ?2 WHERE id = ?1",
+                        params![id, i64::from(*on)],
+                    )?;
+                    (if *on { "moderator" } else { "unmoderator" }, String::new())
+                }
+                ModAction::Mute(until) => {
+                    tx.execute(
+                        "UPDATE players SET muted_until = ?2 WHERE id = ?1",
+                        params![id, until],
+                    )?;
+                    match until {
+                        Some(t) => ("mute", format!("{} hours", (t - now + 1799) / 3600)),
+                        None => ("unmute", String::new()),
+                    }
+                }
+                ModAction::Close(why) => {
+                    tx.execute(
+                        "UPDATE players SET closed = ?2, moderator = 0 WHERE id = ?1",
+                        params![id, now],
+                    )?;
+                    tx.execute("DELETE FROM sessions WHERE player = ?1", [id])?;
+                    ("close", why.clone())
+                }
+            };
+            log(tx, now, &by, verb, &name, &detail)?;
+            Ok(Some(PlayerId(id)))
+        })
+        .await
+    }
+
+    /// The reports, newest first: the open ones only, or all.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn reports(&self, all: bool, limit: usize) -> Result<Vec<ReportRow>, StoreError> {
+        let limit = limit.clamp(1, super::MAX_LIST) as i64;
+        self.call(move |tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT r.id, r.created, a.name, b.name, r.reason, r.game, r.resolved
+                 FROM reports r JOIN players a ON a.id = r.reporter JOIN players b ON b.id = r.reported
+                 WHERE ?1 OR r.resolved IS NULL ORDER BY r.id DESC LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![all, limit], |r| {
+                Ok(ReportRow {
+                    id: r.get(0)?,
+                    created: r.get(1)?,
+                    reporter: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                    reported: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                    reason: r.get(4)?,
+                    game: r.get(5)?,
+                    resolved: r.get(6)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// Marks a report dealt with, logged. Returns false when there is no open report `id`.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn resolve(&self, id: i64, by: String, now: i64) -> Result<bool, StoreError> {
+        self.call(move |tx| {
+            let changed = tx.execute(
+                "UPDATE reports SET resolved = ?2 WHERE id = ?1 AND resolved IS NULL",
+                params![id, now],
+            )?;
+            if changed == 1 {
+                log(tx, now, &by, "resolve", &id.to_string(), "")?;
+            }
+            Ok(changed == 1)
+        })
+        .await
+    }
+
+    /// The moderators' actions, newest first.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn mod_log(&self, limit: usize) -> Result<Vec<LogRow>, StoreError> {
+        let limit = limit.clamp(1, 1000) as i64;
+        self.call(move |tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT at, moderator, action, target, detail FROM mod_log
+                 ORDER BY id DESC LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([limit], |r| {
+                Ok(LogRow {
+                    at: r.get(0)?,
+                    moderator: r.get(1)?,
+                    action: r.get(2)?,
+                    target: r.get(3)?,
+                    detail: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+}

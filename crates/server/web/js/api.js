@@ -89,6 +89,11 @@ export const api = {
   unblock: (name) => request('DELETE', `/api/players/${encodeURIComponent(name)}/block`),
   blocks: () => request('GET', '/api/session/blocks'),
   report: (name, reason) => request('POST', `/api/players/${encodeURIComponent(name)}/report`, { reason }),
+  modReports: (all = false) => request('GET', `/api/mod/reports?all=${all}`),
+  modResolve: (id) => request('POST', `/api/mod/reports/${id}/resolve`, {}),
+  modMute: (name, hours) => request('POST', `/api/mod/players/${encodeURIComponent(name)}/mute`, { hours }),
+  modClose: (name, reason) => request('POST', `/api/mod/players/${encodeURIComponent(name)}/close`, { reason }),
+  modLog: () => request('GET', '/api/mod/log'),
   leaderboard: (variant, timeClass) =>
     request('GET', `/api/leaderboard?variant=${encodeURIComponent(variant)}&class=${encodeURIComponent(timeClass)}`),
   quick: (clock, rated) => request('POST', '/api/lobby/quick', { clock, rated }),

@@ -18,8 +18,8 @@ import { startNotices, restartNotices, noticesSeenGame } from './notify.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** The session: `{player, name, csrf}`. */
-export const session = { player: null, name: null, csrf: '' };
+/** The session: `{player, name, csrf, moderator}`. */
+export const session = { player: null, name: null, csrf: '', moderator: false };
 
 let showError = (message) => console.warn(message);
 let showNotice = (message) => console.info(message);
@@ -351,6 +351,10 @@ export async function siteRoute(path) {
     await showLeaderboard();
     return true;
   }
+  if (path === '/mod') {
+    await showModeration();
+    return true;
+  }
   const m = /^\/@\/([^/]+)\/?$/.exec(path);
   if (m) {
     await showPlayer(decodeURIComponent(m[1]));
@@ -410,6 +414,7 @@ function showLobby() {
   section.append(h('h3', '', t('site.playing')), playing);
   const mine = h('p');
   mine.append(link('/', t('top.new')), ' · ', link('/games', t('site.my_games')), ' · ', link('/leaderboard', t('site.leaderboard')));
+  if (session.moderator) mine.append(' · ', link('/mod', t('mod.title')));
   if (session.name) {
     mine.append(' · ', link(`/@/${encodeURIComponent(session.name)}`, t('site.my_page')));
   }
@@ -711,6 +716,70 @@ async function playerActions(name) {
   });
   box.append(block, report, note, form);
   return box;
+}
+
+/** The moderators' page: the open reports, each with its actions, and the log. */
+async function showModeration() {
+  const section = h('section', 'card site-page moderation');
+  section.id = 'moderation';
+  section.append(h('h2', '', t('mod.title')));
+  showPage(section);
+  if (!session.moderator) {
+    section.append(h('p', '', t('error.not_moderator')));
+    return;
+  }
+  const reports = h('ul', 'reports');
+  reports.id = 'mod-reports';
+  const log = h('ul', 'mod-log');
+  log.id = 'mod-log';
+  section.append(h('h3', '', t('mod.reports')), reports, h('h3', '', t('mod.log')), log);
+  const when = (s) => new Date(s * 1000).toLocaleString(localeOf(language()));
+  const act = (fn) => async () => {
+    try {
+      await fn();
+      await load();
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  };
+  const button = (text, onClick) => {
+    const b = h('button', 'small', text);
+    b.type = 'button';
+    b.addEventListener('click', onClick);
+    return b;
+  };
+  const load = async () => {
+    const [open, done] = await Promise.all([api.modReports(), api.modLog()]);
+    reports.replaceChildren();
+    if (!open.length) reports.append(h('li', 'fine', t('mod.reports_none')));
+    for (const r of open) {
+      const li = h('li', 'report');
+      li.append(
+        h('span', 'who', t('mod.report_line', { reporter: r.reporter, reported: r.reported })),
+        h('span', 'terms', when(r.created)),
+        h('q', 'reason', r.reason),
+      );
+      if (r.game) li.append(link(`/g/${encodeURIComponent(r.game)}`, t('mod.game')));
+      li.append(
+        button(t('mod.mute_day'), act(() => api.modMute(r.reported, 24))),
+        button(t('mod.close'), act(async () => {
+          const why = window.prompt(t('mod.close_why', { name: r.reported }));
+          if (why) await api.modClose(r.reported, why);
+        })),
+        button(t('mod.resolve'), act(() => api.modResolve(r.id))),
+      );
+      reports.append(li);
+    }
+    log.replaceChildren();
+    for (const l of done) {
+      log.append(h('li', '', `${when(l.at)} · ${l.moderator} · ${t(`mod.action_${l.action}`)} · ${l.target}${l.detail ? ` · ${l.detail}` : ''}`));
+    }
+  };
+  try {
+    await load();
+  } catch (err) {
+    showError(() => describe(err));
+  }
 }
 
 /** The leaderboard of a variant and time class: the best established ratings. */

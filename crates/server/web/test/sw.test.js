@@ -22,7 +22,7 @@ test('every address the app itself answers is kept as the app, offline too', () 
   assert.ok(m, 'sw.js has keyOf');
   const keyOf = new Function(`${m[0]}; return keyOf;`)();
   const key = (path) => keyOf(new URL(path, 'http://localhost'));
-  for (const path of ['/', '/lobby', '/games', '/leaderboard', '/games?variant=six&result=win', '/g/abc123', '/@/ann']) {
+  for (const path of ['/', '/lobby', '/games', '/leaderboard', '/mod', '/games?variant=six&result=win', '/g/abc123', '/@/ann']) {
     assert.equal(key(path), '/', path);
   }
   assert.equal(key('/review.html'), '/review.html');
