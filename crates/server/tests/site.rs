@@ -357,6 +357,17 @@ async fn a_rated_game_is_played_to_a_flag_and_the_ratings_change_and_survive_a_r
         "{ratings}"
     );
     assert_eq!(ratings["white"]["provisional"], true);
+    // Its record says it was rated, at what clock, and how the ratings moved.
+    let record = server.text(&format!("{path}/record")).await;
+    assert!(record.contains("[Event \"Rated game\"]"), "{record}");
+    assert!(record.contains("[TimeControl \"60+0\"]"), "{record}");
+    assert!(record.contains("[WhiteElo \"1500\"]"), "{record}");
+    assert!(record.contains("[BlackElo \"1500\"]"), "{record}");
+    let diff = format!(
+        "[BlackRatingDiff \"+{}\"]",
+        ratings["black"]["after"].as_i64().unwrap() - 1500
+    );
+    assert!(record.contains(&diff), "{diff} in {record}");
     let (_, late) = white
         .post(&format!("{path}/moves"), json!({"move": "d2"}))
         .await;

@@ -377,13 +377,18 @@ pub async fn record(
         Player::Computer(level) => format!("Computer (level {level})"),
     };
     let mut record = GameRecord::new(state.game.clone());
+    let event = if state.rated { "Rated game" } else { "Casual game" };
     record.tags = vec![
-        ("Event".into(), "Casual game".into()),
+        ("Event".into(), event.into()),
         ("Site".into(), "morris".into()),
         ("Date".into(), civil_date(state.created)),
         ("White".into(), name(Color::White)),
         ("Black".into(), name(Color::Black)),
     ];
+    record.tags.extend(rating_tags(&app, &state).await?);
+    if let Some(clock) = &state.clock {
+        record.tags.push(("TimeControl".into(), time_control_tag(clock.control)));
+    }
     let text = match query.format {
         RecordFormat::Morris => record.to_string(),
         RecordFormat::Sanmill => morris_core::export::sanmill_record(&record)
@@ -392,6 +397,45 @@ pub async fn record(
             .map_err(|e| ApiError::Conflict(format!("no PlayOK record of this game: {e}")))?,
     };
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text))
+}
+
+/// The players' ratings of a rated game, as records tag them: each rating before the game
+/// (`WhiteElo`), and once it ended, the change (`WhiteRatingDiff`, `+12` or `-12`).
+async fn rating_tags(
+    app: &AppState,
+    state: &crate::game_state::GameState,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let mut tags = Vec::new();
+    if !state.rated {
+        return Ok(tags);
+    }
+    for (c, side) in [(Color::White, "White"), (Color::Black, "Black")] {
+        if let Some(change) = &state.ratings {
+            let change = change.get(c);
+            let before = change.before.rating.round() as i64;
+            let diff = change.after.rating.round() as i64 - before;
+            tags.push((format!("{side}Elo"), before.to_string()));
+            tags.push((format!("{side}RatingDiff"), format!("{diff:+}")));
+        } else if let (Some(player), Some(clock)) = (*state.accounts.get(c), state.clock) {
+            let variant = state.game.start().rules().variant.name();
+            let rating = app.store.rating(player, variant, clock.control.class()).await?;
+            tags.push((format!("{side}Elo"), (rating.rating.round() as i64).to_string()));
+        }
+    }
+    Ok(tags)
+}
+
+/// A time control as records tag it: `180+2` (seconds and increment), or for a
+/// correspondence game `1/259200` (one ply in so many seconds).
+fn time_control_tag(control: crate::clock::TimeControl) -> String {
+    match control {
+        crate::clock::TimeControl::Fischer { base, increment } => {
+            format!("{}+{}", base / 1000, increment / 1000)
+        }
+        crate::clock::TimeControl::Correspondence { days } => {
+            format!("1/{}", u64::from(days) * 86_400)
+        }
+    }
 }
 
 /// `YYYY.MM.DD` of a time in seconds since 1970 (UTC), as game records write dates.

@@ -105,6 +105,13 @@ impl Server {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// `GET` a text answer; panics unless it succeeds.
+    pub async fn text(&self, path: &str) -> String {
+        let r = client().get(self.url(path)).send().await.unwrap();
+        assert!(r.status().is_success(), "{path}: {}", r.status());
+        r.text().await.unwrap()
+    }
+
     /// `GET` a JSON answer with a seat's token in the `Authorization` header.
     pub async fn get_as(&self, path: &str, token: &str) -> (u16, Value) {
         let r = client()
