@@ -227,6 +227,13 @@ pub fn router(app: Arc<AppState>) -> Router {
             post(api::players::block).delete(api::players::unblock),
         )
         .route("/players/{name}/report", post(api::players::report))
+        .route(
+            "/players/{name}/follow",
+            post(api::players::follow).delete(api::players::unfollow),
+        )
+        .route("/players", get(api::players::search))
+        .route("/online", get(api::players::online))
+        .route("/session/following", get(api::players::following))
         .route("/session/blocks", get(api::players::blocks))
         .route("/mod/reports", get(api::moderation::reports))
         .route("/mod/reports/{id}/resolve", post(api::moderation::resolve))

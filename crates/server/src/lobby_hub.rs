@@ -171,6 +171,17 @@ impl LobbyHub {
         self.playing().values().rev().take(limit).cloned().collect()
     }
 
+    /// The games being played by each named player (lower-cased name to the game's id).
+    pub fn playing_by_name(&self) -> HashMap<String, String> {
+        let mut by = HashMap::new();
+        for g in self.playing().values() {
+            for name in [&g.white, &g.black].into_iter().flatten() {
+                by.insert(name.to_lowercase(), g.id.clone());
+            }
+        }
+        by
+    }
+
     /// Lists a game as being played.
     pub fn add_playing(&self, state: &GameState) {
         let mut playing = self.playing();

@@ -169,6 +169,22 @@ impl Notifier {
     pub fn players(&self) -> usize {
         self.pages().len()
     }
+
+    /// Whether a player has a page of the site open.
+    pub fn is_online(&self, player: PlayerId) -> bool {
+        self.pages().contains_key(&player)
+    }
+
+    /// Which of `players` have a page open.
+    pub fn online_of(&self, players: &[PlayerId]) -> Vec<bool> {
+        let pages = self.pages();
+        players.iter().map(|p| pages.contains_key(p)).collect()
+    }
+
+    /// The players with a page open, at most `limit` of them.
+    pub fn online(&self, limit: usize) -> Vec<PlayerId> {
+        self.pages().keys().take(limit).copied().collect()
+    }
 }
 
 #[cfg(test)]

@@ -794,7 +794,28 @@ async fn a_challenge_reaches_a_player_on_my_games_who_declines_and_the_challenge
         title.starts_with("(1) "),
         "the tab's title counts it: {title}"
     );
-    // Ann's own lobby names whom the challenge is for.
+    // Ann's lobby counts who is on the site, finds Kim by name, and names whom the
+    // challenge is for.
+    until(
+        &ann,
+        "the lobby counts both players",
+        "return document.getElementById('online-count')?.textContent === '2 players on the site'",
+    )
+    .await;
+    ann.execute(
+        "const q = document.querySelector('.player-search input');
+         q.value = 'KI';
+         q.dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    until(
+        &ann,
+        "the search finds Kim",
+        "return document.querySelector('#found-players a')?.textContent === 'kim'",
+    )
+    .await;
     until(
         &ann,
         "the lobby lists the challenge to kim",
@@ -803,6 +824,8 @@ async fn a_challenge_reaches_a_player_on_my_games_who_declines_and_the_challenge
     .await;
     let axe = axe_script();
     assert_accessible(&kim, axe.as_deref(), "a challenge in the tray").await;
+    assert_accessible(&ann, axe.as_deref(), "the lobby with its players").await;
+    screenshot(&ann, "site-lobby-people.png").await;
     screenshot(&kim, "site-notice.png").await;
 
     click(&kim, "#notices .notice-decline").await;

@@ -235,3 +235,89 @@ async fn the_leaderboard_lists_established_ratings_best_first() {
     assert_eq!(server.get("/api/leaderboard?class=slow").await.0, 400);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_player_follows_others_and_sees_them_online_and_playing_and_finds_players_by_name() {
+    let now = Arc::new(ManualNow::new(T0));
+    let server = server(Path::new(":memory:"), &now).await;
+    let (mut ann, _ann_page) = player(&server, "ann").await;
+    let (mut kim, kim_page) = player(&server, "kim").await;
+    let mut kit = Visitor::new(&server.base).await;
+    kit.sign_up("Kit_1", "correct horse battery").await;
+
+    assert_eq!(ann.post("/api/players/kim/follow", json!({})).await.0, 204);
+    assert_eq!(
+        ann.post("/api/players/Kit_1/follow", json!({})).await.0,
+        204
+    );
+    assert_eq!(ann.post("/api/players/ann/follow", json!({})).await.0, 409);
+    let (_, list) = ann.get("/api/session/following").await;
+    assert_eq!(
+        list,
+        json!([
+            {"name": "kim", "online": true, "playing": null},
+            {"name": "Kit_1", "online": false, "playing": null}
+        ]),
+        "online first"
+    );
+    let (_, page) = ann.get("/api/players/kim").await;
+    assert_eq!(
+        (page["online"].clone(), page["playing"].clone()),
+        (json!(true), Value::Null)
+    );
+
+    // Kim plays Ann: the list says which game.
+    let (_, made) = kim
+        .post(
+            "/api/lobby/challenges",
+            json!({"to": "ann", "clock": "5+3"}),
+        )
+        .await;
+    let id = made["id"].as_u64().unwrap();
+    let (_, game) = ann
+        .post(&format!("/api/lobby/challenges/{id}/accept"), json!({}))
+        .await;
+    let (_, list) = ann.get("/api/session/following").await;
+    assert_eq!(list[0]["playing"], game["game"]);
+
+    // Who is online: the players with a page open.
+    let (_, online) = server.get("/api/online").await;
+    assert_eq!(online, json!({"players": 2, "names": ["ann", "kim"]}));
+    drop(kim_page);
+    let mut gone = false;
+    for _ in 0..200 {
+        if server.get("/api/online").await.1["players"] == 1 {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(gone, "Kim left the site");
+    let (_, list) = ann.get("/api/session/following").await;
+    assert_eq!(
+        (list[0]["name"].clone(), list[0]["online"].clone()),
+        (json!("kim"), json!(false))
+    );
+
+    // Names found by their beginning, any case; LIKE's wildcards are plain characters.
+    assert_eq!(
+        server.get("/api/players?q=KI").await.1,
+        json!(["kim", "Kit_1"])
+    );
+    assert_eq!(server.get("/api/players?q=kit_").await.1, json!(["Kit_1"]));
+    assert_eq!(server.get("/api/players?q=k_").await.1, json!([]));
+    assert_eq!(server.get("/api/players?q=%25").await.1, json!([]));
+    assert_eq!(server.get("/api/players?q=").await.0, 400);
+    assert_eq!(server.get("/api/players").await.0, 400);
+    assert_eq!(ann.delete("/api/players/kim/follow").await.0, 204);
+    assert_eq!(
+        ann.get("/api/session/following")
+            .await
+            .1
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    server.stop().await;
+}

@@ -377,7 +377,11 @@ pub async fn record(
         Player::Computer(level) => format!("Computer (level {level})"),
     };
     let mut record = GameRecord::new(state.game.clone());
-    let event = if state.rated { "Rated game" } else { "Casual game" };
+    let event = if state.rated {
+        "Rated game"
+    } else {
+        "Casual game"
+    };
     record.tags = vec![
         ("Event".into(), event.into()),
         ("Site".into(), "morris".into()),
@@ -387,7 +391,9 @@ pub async fn record(
     ];
     record.tags.extend(rating_tags(&app, &state).await?);
     if let Some(clock) = &state.clock {
-        record.tags.push(("TimeControl".into(), time_control_tag(clock.control)));
+        record
+            .tags
+            .push(("TimeControl".into(), time_control_tag(clock.control)));
     }
     let text = match query.format {
         RecordFormat::Morris => record.to_string(),
@@ -418,8 +424,14 @@ async fn rating_tags(
             tags.push((format!("{side}RatingDiff"), format!("{diff:+}")));
         } else if let (Some(player), Some(clock)) = (*state.accounts.get(c), state.clock) {
             let variant = state.game.start().rules().variant.name();
-            let rating = app.store.rating(player, variant, clock.control.class()).await?;
-            tags.push((format!("{side}Elo"), (rating.rating.round() as i64).to_string()));
+            let rating = app
+                .store
+                .rating(player, variant, clock.control.class())
+                .await?;
+            tags.push((
+                format!("{side}Elo"),
+                (rating.rating.round() as i64).to_string(),
+            ));
         }
     }
     Ok(tags)

@@ -91,6 +91,10 @@ pub struct PlayerView {
     pub history: Vec<HistoryPoint>,
     /// Wins, draws and losses against people.
     pub counts: Counts,
+    /// Whether they have a page of the site open.
+    pub online: bool,
+    /// The game they play now, if one.
+    pub playing: Option<String>,
 }
 
 async fn named(app: &AppState, name: &str) -> Result<(PlayerId, UserName, i64), ApiError> {
@@ -118,6 +122,11 @@ pub async fn player(
         ratings: app.store.ratings(id).await?,
         history: app.store.history(id).await?,
         counts: app.store.counts(id).await?,
+        online: app.notify.is_online(id),
+        playing: app
+            .lobby
+            .playing_by_name()
+            .remove(&name.as_str().to_lowercase()),
     }))
 }
 
@@ -328,4 +337,110 @@ pub async fn leaderboard(
             .leaders(variant, class, crate::store::MAX_LIST)
             .await?,
     ))
+}
+
+/// `POST /api/players/{name}/follow`: the player is listed, with whether they are online and
+/// what they play, in the session's player's `GET /api/session/following`.
+pub async fn follow(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    let me = account(&visitor)?.player;
+    let them = other(&app, me, &name).await?;
+    if !app.store.follow(me, them, app.now_ms() / 1000).await? {
+        return Err(ApiError::Busy(format!(
+            "you follow as many players as you may ({})",
+            crate::store::MAX_FOLLOWS
+        )));
+    }
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/players/{name}/follow`
+pub async fn unfollow(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    let me = account(&visitor)?.player;
+    let them = other(&app, me, &name).await?;
+    app.store.unfollow(me, them).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// A player followed, as the list shows them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Followed {
+    /// The user name.
+    pub name: String,
+    /// Whether they have a page of the site open.
+    pub online: bool,
+    /// The game they play now, if one.
+    pub playing: Option<String>,
+}
+
+/// `GET /api/session/following`: the players the session's player follows, online first.
+pub async fn following(
+    State(app): State<Arc<AppState>>,
+    visitor: Visitor,
+) -> Result<Json<Vec<Followed>>, ApiError> {
+    let Some(me) = visitor.player() else {
+        return Ok(Json(Vec::new()));
+    };
+    let rows = app.store.followed_by(me).await?;
+    let ids: Vec<PlayerId> = rows.iter().map(|(id, _)| *id).collect();
+    let online = app.notify.online_of(&ids);
+    let mut playing = app.lobby.playing_by_name();
+    let mut list: Vec<Followed> = rows
+        .into_iter()
+        .zip(online)
+        .map(|((_, name), online)| Followed {
+            playing: playing.remove(&name.to_lowercase()),
+            name,
+            online,
+        })
+        .collect();
+    list.sort_by_key(|f| !f.online);
+    Ok(Json(list))
+}
+
+/// Who is on the site.
+#[derive(Debug, Clone, Serialize)]
+pub struct OnlineView {
+    /// How many players (guests too) have a page of the site open.
+    pub players: usize,
+    /// The signed-up ones among the first 100, by name.
+    pub names: Vec<String>,
+}
+
+/// `GET /api/online`
+pub async fn online(State(app): State<Arc<AppState>>) -> Result<Json<OnlineView>, ApiError> {
+    let players = app.notify.players();
+    let names = app.store.names_of(app.notify.online(100)).await?;
+    Ok(Json(OnlineView { players, names }))
+}
+
+/// The query of a player search.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SearchQuery {
+    /// The beginning of the name, 1 to 20 characters.
+    pub q: String,
+}
+
+/// `GET /api/players?q=PREFIX`: the accounts whose names begin so (any case), at most 20.
+pub async fn search(
+    State(app): State<Arc<AppState>>,
+    given: Result<Query<SearchQuery>, QueryRejection>,
+) -> Result<Json<Vec<String>>, ApiError> {
+    let Query(q) =
+        given.map_err(|_| ApiError::BadRequest("give the beginning of a name: ?q=…".into()))?;
+    let prefix = q.q.trim();
+    let len = prefix.chars().count();
+    if len == 0 || len > 20 {
+        return Err(ApiError::BadRequest(
+            "the beginning of a name is 1 to 20 characters".into(),
+        ));
+    }
+    Ok(Json(app.store.search_names(prefix.to_owned(), 20).await?))
 }

@@ -38,7 +38,8 @@ use schema::{
     MIGRATE_REPORTS_FROM_6, SCHEMA, SCHEMA_VERSION, TABLES,
 };
 pub use social::{
-    Leader, LogRow, MAX_BLOCKS, MAX_REASON, ModAction, REPORTS_PER_DAY, ReportRow, Standing,
+    Leader, LogRow, MAX_BLOCKS, MAX_FOLLOWS, MAX_REASON, ModAction, REPORTS_PER_DAY, ReportRow,
+    Standing,
 };
 
 /// The most requests committed in one transaction.

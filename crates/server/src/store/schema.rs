@@ -1,10 +1,10 @@
 //! The tables of the database and the steps from older schemas.
 
 /// The schema version written to `PRAGMA user_version`.
-pub(super) const SCHEMA_VERSION: i64 = 7;
+pub(super) const SCHEMA_VERSION: i64 = 8;
 
 /// The tables of a database of morris.
-pub(super) const TABLES: [&str; 10] = [
+pub(super) const TABLES: [&str; 11] = [
     "games",
     "plies",
     "players",
@@ -15,6 +15,7 @@ pub(super) const TABLES: [&str; 10] = [
     "blocks",
     "reports",
     "mod_log",
+    "follows",
 ];
 
 /// The tables and indexes of the newest schema (each made only if missing).
@@ -134,6 +135,12 @@ CREATE TABLE IF NOT EXISTS reports (
     resolved INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS reports_by_reporter ON reports (reporter, created);
+CREATE TABLE IF NOT EXISTS follows (
+    follower INTEGER NOT NULL REFERENCES players (id),
+    followed INTEGER NOT NULL REFERENCES players (id),
+    created  INTEGER NOT NULL,
+    PRIMARY KEY (follower, followed)
+) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mod_log (
     id        INTEGER PRIMARY KEY,
     at        INTEGER NOT NULL,

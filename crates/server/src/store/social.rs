@@ -428,3 +428,128 @@ impl Store {
         .await
     }
 }
+
+/// The most players one player may follow.
+pub const MAX_FOLLOWS: usize = 500;
+
+impl Store {
+    /// `follower` follows `followed`. Returns false when they follow as many as they may.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn follow(
+        &self,
+        follower: PlayerId,
+        followed: PlayerId,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.call(move |tx| {
+            let count: i64 = tx.query_row(
+                "SELECT count(*) FROM follows WHERE follower = ?1",
+                [follower.0],
+                |r| r.get(0),
+            )?;
+            if count >= MAX_FOLLOWS as i64 {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT OR IGNORE INTO follows (follower, followed, created) VALUES (?1, ?2, ?3)",
+                params![follower.0, followed.0, now],
+            )?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// `follower` no longer follows `followed`.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn unfollow(&self, follower: PlayerId, followed: PlayerId) -> Result<(), StoreError> {
+        self.call(move |tx| {
+            tx.execute(
+                "DELETE FROM follows WHERE follower = ?1 AND followed = ?2",
+                params![follower.0, followed.0],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The accounts a player follows, by name.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn followed_by(
+        &self,
+        follower: PlayerId,
+    ) -> Result<Vec<(PlayerId, String)>, StoreError> {
+        self.call(move |tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT p.id, p.name FROM follows f JOIN players p ON p.id = f.followed
+                 WHERE f.follower = ?1 AND p.name IS NOT NULL AND p.closed IS NULL
+                 ORDER BY p.name COLLATE NOCASE",
+            )?;
+            let rows = stmt.query_map([follower.0], |r| Ok((PlayerId(r.get(0)?), r.get(1)?)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    /// The user names of some players (guests left out), in the order of their names.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn names_of(&self, players: Vec<PlayerId>) -> Result<Vec<String>, StoreError> {
+        self.call(move |tx| {
+            let mut stmt = tx.prepare_cached(
+                "SELECT name FROM players WHERE id = ?1 AND name IS NOT NULL AND closed IS NULL",
+            )?;
+            let mut names = Vec::new();
+            for p in players {
+                if let Some(n) = rusqlite::OptionalExtension::optional(
+                    stmt.query_row([p.0], |r| r.get::<_, String>(0)),
+                )? {
+                    names.push(n);
+                }
+            }
+            names.sort_by_key(|n| n.to_lowercase());
+            Ok(names)
+        })
+        .await
+    }
+
+    /// The accounts whose names begin with `prefix` (any case), at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub async fn search_names(
+        &self,
+        prefix: String,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let limit = limit.clamp(1, super::MAX_LIST) as i64;
+        self.call(move |tx| {
+            // The prefix is bounded by the caller and its LIKE characters escaped.
+            let pattern = format!(
+                "{}%",
+                prefix
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            );
+            let mut stmt = tx.prepare_cached(
+                "SELECT name FROM players WHERE name LIKE ?1 ESCAPE '\\' AND closed IS NULL
+                 ORDER BY name COLLATE NOCASE LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![pattern, limit], |r| r.get(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+}

@@ -302,6 +302,8 @@ function showPage(section) {
 /** Leaves a page of the site (the board is shown again). */
 export function leavePage() {
   closeLobbySocket();
+  if (peopleTimer) clearInterval(peopleTimer);
+  peopleTimer = null;
   lobbyConnect = null;
   page?.remove();
   page = null;
@@ -335,6 +337,9 @@ function markCurrent(path) {
     else a.removeAttribute('aria-current');
   }
 }
+
+/** The timer that asks again who is on the site, while the lobby is shown. */
+let peopleTimer = null;
 
 /** Shows the page of a path of the site; false for a path that is not one. */
 export async function siteRoute(path) {
@@ -412,6 +417,66 @@ function showLobby() {
   const playing = h('ul', 'playing');
   playing.id = 'playing';
   section.append(h('h3', '', t('site.playing')), playing);
+  // Who is on the site, the players followed, and a search by name.
+  const people = h('div', 'people');
+  const onlineLine = h('p', 'fine');
+  onlineLine.id = 'online-count';
+  const follows = h('ul', 'following');
+  follows.id = 'following';
+  const search = h('form', 'player-search');
+  search.setAttribute('role', 'search');
+  const q = document.createElement('input');
+  q.name = 'q';
+  q.maxLength = 20;
+  q.placeholder = t('site.search_players');
+  q.setAttribute('aria-label', t('site.search_players'));
+  const found = h('ul', 'found');
+  found.id = 'found-players';
+  search.append(q);
+  search.addEventListener('submit', (e) => e.preventDefault());
+  let asked = 0;
+  q.addEventListener('input', async () => {
+    const text = q.value.trim();
+    const mine = (asked += 1);
+    if (!text) {
+      found.replaceChildren();
+      return;
+    }
+    try {
+      const names = await api.searchPlayers(text);
+      if (mine !== asked) return;
+      found.replaceChildren(...names.map((n) => {
+        const li = h('li');
+        li.append(link(`/@/${encodeURIComponent(n)}`, n));
+        return li;
+      }));
+      if (!names.length) found.append(h('li', 'fine', t('site.search_none')));
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  });
+  people.append(h('h3', '', t('site.people')), onlineLine, search, found);
+  if (session.name) people.append(h('h4', '', t('site.following')), follows);
+  section.append(people);
+  const drawPeople = async () => {
+    try {
+      const online = await api.online();
+      onlineLine.textContent = t('site.online_count', { count: online.players });
+      if (!session.name) return;
+      const list = await api.following();
+      follows.replaceChildren();
+      if (!list.length) follows.append(h('li', 'fine', t('site.following_none')));
+      for (const f of list) {
+        const li = h('li');
+        li.append(link(`/@/${encodeURIComponent(f.name)}`, f.name));
+        if (f.playing) li.append(link(`/g/${encodeURIComponent(f.playing)}`, t('site.playing_now'), 'terms'));
+        else li.append(h('span', 'terms', f.online ? t('site.online') : t('site.offline')));
+        follows.append(li);
+      }
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  };
   const mine = h('p');
   mine.append(link('/', t('top.new')), ' · ', link('/games', t('site.my_games')), ' · ', link('/leaderboard', t('site.leaderboard')));
   if (session.moderator) mine.append(' · ', link('/mod', t('mod.title')));
@@ -420,6 +485,11 @@ function showLobby() {
   }
   section.append(mine);
   showPage(section);
+  drawPeople();
+  // Who is on the site changes without the lobby changing: asked again every 10 s.
+  peopleTimer = setInterval(() => {
+    if (!document.hidden) drawPeople();
+  }, 10000);
 
   const render = (lobby) => {
     // The buttons stay as they are while the lobby changes: a click is never lost to a redraw.
@@ -613,6 +683,11 @@ async function showPlayer(name) {
     return;
   }
   section.append(h('h2', '', player.name));
+  const status = h('p', 'presence-line');
+  status.id = 'player-presence';
+  if (player.playing) status.append(link(`/g/${encodeURIComponent(player.playing)}`, t('site.playing_now')));
+  else status.textContent = player.online ? t('site.online') : t('site.offline');
+  section.append(status);
   if (session.name && session.name.toLowerCase() !== player.name.toLowerCase()) section.append(await playerActions(player.name));
   const c = player.counts;
   section.append(h('p', 'counts', [t('site.won', { count: c.wins }), t('site.drawn', { count: c.draws }), t('site.lost', { count: c.losses })].join(' · ')));
@@ -714,7 +789,31 @@ async function playerActions(name) {
       showError(() => describe(err));
     }
   });
-  box.append(block, report, note, form);
+  let followed = false;
+  try {
+    followed = (await api.following()).some((f) => f.name.toLowerCase() === name.toLowerCase());
+  } catch (err) {
+    showError(() => describe(err));
+  }
+  const follow = h('button', 'small', '');
+  follow.type = 'button';
+  follow.id = 'player-follow';
+  const drawFollow = () => {
+    follow.textContent = followed ? t('site.unfollow') : t('site.follow');
+    follow.setAttribute('aria-pressed', String(followed));
+  };
+  drawFollow();
+  follow.addEventListener('click', async () => {
+    try {
+      if (followed) await api.unfollow(name);
+      else await api.follow(name);
+      followed = !followed;
+      drawFollow();
+    } catch (err) {
+      showError(() => describe(err));
+    }
+  });
+  box.append(follow, block, report, note, form);
   return box;
 }
 
