@@ -405,7 +405,16 @@ function showLobby() {
   cancel.type = 'button';
   cancel.hidden = true;
   cancel.addEventListener('click', () => api.cancelQuick().catch((err) => showError(() => describe(err))));
-  section.append(h('h3', '', t('site.quick')), quick, waiting, cancel);
+  // Rated or casual is the player's choice; a guest plays casual games only.
+  const quickRated = document.createElement('input');
+  quickRated.type = 'checkbox';
+  quickRated.id = 'quick-rated';
+  quickRated.checked = Boolean(session.name);
+  quickRated.disabled = !session.name;
+  const quickRatedLabel = h('label', 'check');
+  quickRatedLabel.append(quickRated, ' ', t('site.rated'));
+  const quickNote = h('p', 'quick-note', session.name ? t('site.quick_rated_note') : t('site.quick_guest_note'));
+  section.append(h('h3', '', t('site.quick')), quickRatedLabel, quick, quickNote, waiting, cancel);
 
   const form = challengeForm();
   section.append(h('h3', '', t('site.challenge_new')), form);
@@ -502,7 +511,7 @@ function showLobby() {
       b.append(h('span', 'quick-clock', presetText(p)), h('span', 'pool'));
       b.addEventListener('click', async () => {
         try {
-          const answer = await api.quick(presetText(p));
+          const answer = await api.quick(presetText(p), quickRated.checked);
           if (answer.game) openPaired(answer.game);
         } catch (err) {
           showError(() => describe(err));
