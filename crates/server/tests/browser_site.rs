@@ -3,7 +3,10 @@
 //! see the ratings change, and a third browser watches the game from the lobby's list.
 //!
 //! An anonymous browser finds its games on "My games" and filters them; a clocked game
-//! browsed back ply by ply shows each ply's clocks and the time each ply took.
+//! browsed back ply by ply shows each ply's clocks and the time each ply took. A challenge
+//! reaches a player on "My games" in the notification tray and is declined, and the
+//! challenger is told; a blocked player can neither chat nor challenge; a player who leaves
+//! by a link can be claimed against after the wait.
 //!
 //! The server's clock is one the test moves on, so the flag falls without waiting a minute.
 //! Needs `chromium` and `chromedriver`, as tests/browser.rs does, and axe-core installed by
@@ -989,4 +992,120 @@ async fn a_blocked_player_can_neither_chat_nor_challenge() {
     }
     drop(driver);
     server.stop().await;
+}
+
+#[tokio::test]
+async fn leaving_by_a_link_lets_the_opponent_claim_the_game_after_the_wait() {
+    let Some(program) = chromedriver() else {
+        return;
+    };
+    let dir = temp_dir("browser-leave");
+    let now = Arc::new(ManualNow::new(1_800_000_000_000));
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), dir.join("games.db"));
+    config.limits = Limits {
+        password_cost: common::CHEAP_HASH,
+        clock_sweep: Duration::from_secs(3600),
+        ..Limits::default()
+    };
+    config.now = now.clone();
+    let server = Server::with_config(config).await;
+    let driver = start_driver(&program).await;
+    let ann = browser(&driver, &dir.join("ann")).await;
+    let bob = browser(&driver, &dir.join("bob")).await;
+    let quick = Locator::Css(".quick-button[data-clock='5+3']");
+    for (client, name) in [(&ann, "ann"), (&bob, "bob")] {
+        client.goto(&server.url("/lobby")).await.unwrap();
+        client.wait().for_element(quick).await.unwrap();
+        sign_up(client, name).await;
+    }
+    ann.find(quick).await.unwrap().click().await.unwrap();
+    until(
+        &ann,
+        "Ann waits",
+        "return !document.querySelector('#lobby button.small[hidden]')",
+    )
+    .await;
+    bob.find(quick).await.unwrap().click().await.unwrap();
+    let path = game_path(&bob).await;
+    assert_eq!(game_path(&ann).await, path);
+    let own = "return document.getElementById('player-bottom').dataset.color";
+    let (white, black) = if until(&ann, "Ann's colour", own).await == "white" {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    // Both sides play: the game can no longer be aborted, only claimed.
+    click_point(white, "d6").await;
+    until(
+        black,
+        "Black sees White's ply",
+        "return document.getElementById('board').dataset.version === '2'",
+    )
+    .await;
+    click_point(black, "f4").await;
+    until(
+        white,
+        "White sees Black's ply",
+        "return document.getElementById('board').dataset.version === '3'",
+    )
+    .await;
+
+    // Black follows a link away from the game: gone at once, for White's page too.
+    black.goto(&server.url("/rules.html")).await.unwrap();
+    until(
+        white,
+        "White's page says the opponent left",
+        "return document.querySelector('#table-card .presence.gone')?.textContent",
+    )
+    .await;
+    let early = until(
+        white,
+        "White's page counts down to a claim",
+        "return document.querySelector('#table-card .countdown')?.textContent",
+    )
+    .await;
+    assert!(early.as_str().unwrap().contains("claim"), "{early}");
+    let id = path.trim_start_matches("/g/").to_owned();
+    let (status, _) = server
+        .post(&format!("/api/games/{id}/claim"), json!({"result": "win"}))
+        .await;
+    assert_ne!(
+        status, 200,
+        "nobody claims before the wait, nor without a seat"
+    );
+
+    // After the wait (the server's clock moved on; the page reads it again), White claims.
+    now.advance(31_000);
+    white.refresh().await.unwrap();
+    until(
+        white,
+        "the claim is offered",
+        "return [...document.querySelectorAll('#table-card button')].some((b) => b.textContent === 'Claim the win')",
+    )
+    .await;
+    white
+        .execute(
+            "[...document.querySelectorAll('#table-card button')]
+                .find((b) => b.textContent === 'Claim the win').click();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    until(
+        white,
+        "the game is over",
+        "return document.getElementById('status').textContent.toLowerCase().includes('won') \
+         || document.getElementById('status').textContent.toLowerCase().includes('wins')",
+    )
+    .await;
+    let (_, game) = server.get(&format!("/api/games/{id}")).await;
+    assert_eq!(game["status"], "over");
+    assert_eq!(game["result"]["winner"], "white");
+    assert_eq!(game["result"]["reason"], "abandonment", "{game}");
+    for client in [ann, bob] {
+        client.close().await.unwrap();
+    }
+    drop(driver);
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
 }
