@@ -12,9 +12,10 @@ use morris_engine::accuracy::{Judgement, judge_answers, measure, sample_position
 use morris_engine::arena::{EngineSpec, Player, PlayerError};
 use morris_engine::text::printable;
 use morris_engine::{EngineOptions, Probe};
-use morris_tablebase::{EngineTables, default_dir};
+use morris_tablebase::EngineTables;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
+use crate::paths;
 
 /// The options of `morris accuracy`.
 #[derive(Debug, Args)]
@@ -94,7 +95,7 @@ pub fn run(args: &AccuracyArgs, out: &mut impl Write) -> Result<(), Failure> {
     if args.positions > 100_000 {
         return Err(Failure("--positions is at most 100000".into()));
     }
-    let dir = args.tablebases.clone().unwrap_or_else(default_dir);
+    let dir = args.tablebases.clone().unwrap_or_else(paths::tablebase_dir);
     let tables: Arc<dyn Probe> = Arc::new(EngineTables::open(&dir)?);
     writeln!(
         out,

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use morris_engine::bench::run_bench;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 
 /// Runs the bench to `depth` and prints a line per position, then `nodes N nps N`.
 pub fn run(depth: u32, out: &mut dyn Write) -> Result<(), Failure> {

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use morris_core::{divide, perft};
 use morris_engine::text::printable;
 
+use crate::failure::Failure;
 use crate::loadtest::LoadArgs;
 use crate::position_args::PositionArgs;
 use crate::serve::ServeArgs;
@@ -91,15 +92,6 @@ const MAX_PERFT_DEPTH: u32 = 256;
 /// The stack of the perft thread: ample for [`MAX_PERFT_DEPTH`] levels even unoptimised
 /// (under 8 KiB a level).
 const PERFT_STACK: usize = 8 << 20;
-
-/// An error that ends the program with status 2 and one `error:` line.
-pub struct Failure(pub String);
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Failure {
-        Failure(e.to_string())
-    }
-}
 
 /// Parses the arguments, runs the command and maps failures to status 2.
 pub fn run() -> ExitCode {

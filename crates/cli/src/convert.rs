@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use morris_core::import::{self, Format};
 use morris_core::{GameRecord, Position, export, malom, sanmill};
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 use crate::position_args::PositionArgs;
 
 /// The formats `convert` writes.

@@ -11,7 +11,7 @@ mod site;
 
 use client::{LoadConfig, run as run_load};
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 
 /// The settings of `morris loadtest`.
 #[derive(Debug, Args)]

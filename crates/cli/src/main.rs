@@ -7,12 +7,15 @@ mod bench;
 mod cli;
 mod convert;
 mod engine;
+mod failure;
 mod journal;
 mod loadtest;
 mod matches;
+mod paths;
 mod play;
 mod position_args;
 mod serve;
+mod tables;
 mod tb;
 mod tune;
 

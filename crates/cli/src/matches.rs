@@ -13,7 +13,7 @@ use morris_engine::arena::{Adjudication, EngineSpec, MatchConfig, TimeControl, r
 use morris_engine::text::printable;
 use morris_tablebase::EngineTables;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 
 /// The arguments of `morris match`.
 #[derive(Debug, Args)]

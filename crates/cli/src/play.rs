@@ -1,7 +1,7 @@
 //! `morris play`: the terminal app, full-screen or plain.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -11,8 +11,9 @@ use morris_play::{Engine, MAX_LEVEL, MIN_LEVEL, Settings, Sides};
 
 use morris_tablebase::BackgroundOptions;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 use crate::position_args::PositionArgs;
+use crate::tables::{self, Building};
 
 /// The arguments of `morris play`.
 #[derive(Debug, Args)]
@@ -45,20 +46,11 @@ pub struct PlayArgs {
 
 /// The tables of `--tablebases`, or of the data folder; the small endgame tables are built
 /// there in the background on first use.
-fn tables(dir: Option<&PathBuf>) -> Result<Option<Arc<dyn Probe>>, Failure> {
-    let (dir, asked) = match dir {
-        Some(d) => (d.clone(), true),
-        None => (morris_tablebase::default_dir(), false),
-    };
-    match morris_tablebase::open_tablebase_building(&dir, BackgroundOptions::PIECES) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if asked => Err(Failure(format!(
-            "cannot open the tablebases in {}: {e}",
-            dir.display()
-        ))),
-        // The data folder's tables are a bonus: without them the engine searches.
-        Err(_) => Ok(None),
-    }
+fn tables(dir: Option<&Path>) -> Result<Option<Arc<dyn Probe>>, Failure> {
+    let building = Building::Background(BackgroundOptions::new(BackgroundOptions::PIECES));
+    // The data folder's tables are a bonus: without them the engine searches.
+    let opened = tables::given_or_data(dir, building, |_, _| {})?;
+    Ok(opened.map(|t| Arc::new(t) as Arc<dyn Probe>))
 }
 
 /// Runs `morris play`.
@@ -77,7 +69,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         seats: args.color.seats(),
         level: args.level,
         seed,
-        engine: Some(Engine::with_tables(tables(args.tablebases.as_ref())?)),
+        engine: Some(Engine::with_tables(tables(args.tablebases.as_deref())?)),
     };
     let stdin = std::io::stdin();
     let plain = args.plain || !stdin.is_terminal() || !std::io::stdout().is_terminal();

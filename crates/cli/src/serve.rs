@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use morris_server::{Config, DatabaseLock, Limits, default_db_path, init_logging, open, serve};
+use morris_server::{Config, DatabaseLock, Limits, init_logging, open, serve};
+use morris_tablebase::BackgroundOptions;
 
-use morris_tablebase::{BackgroundOptions, EngineTables};
-
-use crate::cli::Failure;
+use crate::failure::Failure;
+use crate::paths;
+use crate::tables::{self, Building};
 
 /// The settings of `morris serve`.
 #[derive(Debug, Args)]
@@ -64,29 +65,23 @@ pub struct ServeArgs {
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
-    let mut config = Config::new(args.addr, args.db.unwrap_or_else(default_db_path));
+    let mut config = Config::new(args.addr, args.db.unwrap_or_else(paths::database));
     // One server per database file, held until the process ends.
     let _lock = DatabaseLock::acquire(&config.db)?;
     // The data folder unless another is given; the small endgame tables are built there in
     // the background on first use, and what the build does is logged.
-    let (dir, asked) = match &args.tablebases {
-        Some(d) => (d.clone(), true),
-        None => (morris_tablebase::default_dir(), false),
-    };
     let background = BackgroundOptions {
         on_news: Some(Box::new(|news: &str| eprintln!("tablebase: {news}"))),
         ..BackgroundOptions::default()
     };
-    match EngineTables::open_building(&dir, background) {
-        Ok(tables) => config.tablebase = Some(Arc::new(tables)),
-        Err(e) if asked => {
-            return Err(Failure(format!(
-                "cannot open the tablebases in {}: {e}",
-                dir.display()
-            )));
-        }
+    let opened = tables::given_or_data(
+        args.tablebases.as_deref(),
+        Building::Background(background),
         // The data folder's tables are a bonus: without them the engine searches.
-        Err(e) => eprintln!("tablebase: cannot open {}: {e}", dir.display()),
+        |dir, e| eprintln!("tablebase: cannot open {}: {e}", dir.display()),
+    )?;
+    if let Some(tables) = opened {
+        config.tablebase = Some(Arc::new(tables));
     }
     config.limits.games_per_minute = args.games_per_minute;
     config.limits.max_sockets = args.max_sockets;

@@ -8,14 +8,15 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use morris_core::{Position, Variant};
 use morris_tablebase::{
-    BuildOptions, GroupReport, Plan, Sector, SectorStats, Tablebase, TbError, build, default_dir,
+    BuildOptions, GroupReport, Plan, Sector, SectorStats, Tablebase, TbError, build,
     file::file_name, memory_needed, names, sector_len, verify,
 };
 
 use crate::bars::Bars;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 use crate::journal::{self, Usage};
+use crate::paths;
 use crate::position_args::PositionArgs;
 
 /// The tablebase subcommands.
@@ -107,7 +108,7 @@ pub struct Common {
 
 impl Common {
     fn dir(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(default_dir)
+        self.dir.clone().unwrap_or_else(paths::tablebase_dir)
     }
 }
 
@@ -444,7 +445,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> Result<(), Failure> {
         }
         TbCommand::Probe { position, dir } => {
             let pos = position.position().map_err(Failure)?;
-            let tb = Tablebase::new(dir.unwrap_or_else(default_dir), *pos.rules());
+            let tb = Tablebase::new(dir.unwrap_or_else(paths::tablebase_dir), *pos.rules());
             writeln!(out, "value: {}", tb.probe(&pos)?)?;
             for (ply, v) in tb.probe_plies(&pos)? {
                 writeln!(out, "{} {v}", ply.display(pos.board()))?;
@@ -635,7 +636,7 @@ pub fn solve(variant: Variant, dir: Option<PathBuf>, out: &mut impl Write) -> Re
     let rules = variant.rules();
     let start_sector = Sector::start(&rules);
     start_sector.check(&rules).map_err(Failure)?;
-    let mut opts = BuildOptions::new(rules, dir.unwrap_or_else(default_dir));
+    let mut opts = BuildOptions::new(rules, dir.unwrap_or_else(paths::tablebase_dir));
     let plan = Plan::new(&rules, &[start_sector]).map_err(Failure)?;
     let all: Vec<Sector> = plan.groups().flatten().copied().collect();
     let positions: u64 = all.iter().map(|&s| sector_len(&rules, s)).sum();

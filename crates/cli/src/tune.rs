@@ -7,9 +7,10 @@ use clap::Args;
 use morris_core::Variant;
 use morris_engine::eval::{PHASES, TERMS, Weights, term_name};
 use morris_engine::tune::{SampleOptions, fit, sample};
-use morris_tablebase::{EngineTables, default_dir};
+use morris_tablebase::EngineTables;
 
-use crate::cli::Failure;
+use crate::failure::Failure;
+use crate::paths;
 
 /// The options of `morris tune`.
 #[derive(Debug, Args)]
@@ -89,7 +90,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), Failure> {
             })?;
         phases[p] = true;
     }
-    let dir = args.tablebases.clone().unwrap_or_else(default_dir);
+    let dir = args.tablebases.clone().unwrap_or_else(paths::tablebase_dir);
     let tables = EngineTables::open(&dir)?;
     let mut options = SampleOptions::new(args.variant, args.positions, args.seed);
     options.placing_removals = args.placing_removals;

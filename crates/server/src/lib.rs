@@ -119,23 +119,6 @@ impl Config {
     }
 }
 
-/// The database path used when none is given: `$XDG_DATA_HOME/morris/morris.db`, else
-/// `~/.local/share/morris/morris.db`, else `morris.db` in the working folder.
-pub fn default_db_path() -> PathBuf {
-    let env = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(data) = env("XDG_DATA_HOME") {
-        return PathBuf::from(data).join("morris").join("morris.db");
-    }
-    if let Some(home) = env("HOME") {
-        return PathBuf::from(home)
-            .join(".local")
-            .join("share")
-            .join("morris")
-            .join("morris.db");
-    }
-    PathBuf::from("morris.db")
-}
-
 /// Opens the database and builds the server's state; the computer resumes every game in
 /// which it was to move when the server last stopped.
 ///

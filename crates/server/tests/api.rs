@@ -610,7 +610,7 @@ async fn hints_analyses_takebacks_and_draws_against_the_computer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analyses_come_from_the_tablebase_where_it_holds_the_position() {
     let dir = temp_dir("tablebase");
-    let tablebase = morris_tablebase::open_tablebase(&dir).unwrap();
+    let tablebase = std::sync::Arc::new(morris_tablebase::EngineTables::open(&dir).unwrap());
     let mut config = morris_server::Config::new(
         "127.0.0.1:0".parse().unwrap(),
         std::path::PathBuf::from(":memory:"),

@@ -74,7 +74,7 @@ async fn an_imported_game_is_reviewed_ply_by_ply() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_review_is_exact_where_the_tablebase_holds_the_position() {
     let dir = common::temp_dir("review-tablebase");
-    let tablebase = morris_tablebase::open_tablebase(&dir).unwrap();
+    let tablebase = std::sync::Arc::new(morris_tablebase::EngineTables::open(&dir).unwrap());
     let mut config = morris_server::Config::new(
         "127.0.0.1:0".parse().unwrap(),
         std::path::PathBuf::from(":memory:"),

@@ -221,15 +221,3 @@ pub fn names(group: &[Sector]) -> String {
         .collect::<Vec<_>>()
         .join("+")
 }
-
-/// The default folder of tablebase files: `$XDG_DATA_HOME/morris/tablebases`, else
-/// `~/.local/share/morris/tablebases`, else `morris-tablebases` in the working folder.
-pub fn default_dir() -> PathBuf {
-    if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
-        return Path::new(&x).join("morris").join("tablebases");
-    }
-    if let Some(h) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
-        return Path::new(&h).join(".local/share/morris/tablebases");
-    }
-    PathBuf::from("morris-tablebases")
-}

@@ -221,26 +221,3 @@ pub const NO_BACKGROUND_ENV: &str = "MORRIS_BUILD_TABLES";
 fn background_allowed() -> bool {
     std::env::var_os(NO_BACKGROUND_ENV).is_none_or(|v| v != "0")
 }
-
-/// [`open_tablebase`] with the moving-phase tables of at most `max_pieces` pieces built in the
-/// background on first use ([`EngineTables::open_building`]).
-///
-/// # Errors
-///
-/// The message of [`EngineTables::open`]'s error.
-pub fn open_tablebase_building(dir: &Path, max_pieces: u8) -> Result<Arc<dyn Probe>, String> {
-    EngineTables::open_building(dir, BackgroundOptions::new(max_pieces))
-        .map(|t| Arc::new(t) as Arc<dyn Probe>)
-        .map_err(|e| e.to_string())
-}
-
-/// The factory the engine protocol takes for its tablebase folder setting.
-///
-/// # Errors
-///
-/// The message of [`EngineTables::open`]'s error.
-pub fn open_tablebase(dir: &Path) -> Result<Arc<dyn Probe>, String> {
-    EngineTables::open(dir)
-        .map(|t| Arc::new(t) as Arc<dyn Probe>)
-        .map_err(|e| e.to_string())
-}

@@ -43,8 +43,8 @@ mod value;
 mod verify;
 
 pub use background::{BackgroundOptions, Gate, OnNews};
-pub use build::{BuildOptions, GroupReport, build, default_dir, memory_needed, names, sector_len};
-pub use engine_probe::{EngineTables, NO_BACKGROUND_ENV, open_tablebase, open_tablebase_building};
+pub use build::{BuildOptions, GroupReport, build, memory_needed, names, sector_len};
+pub use engine_probe::{EngineTables, NO_BACKGROUND_ENV};
 pub use error::TbError;
 pub use file::{SectorFile, SectorStats};
 pub use index::SectorIndex;
