@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use morris_server::accounts::UserName;
 use morris_server::store::{ModAction, Store};
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 
 /// `morris admin`.
 #[derive(Debug, Args)]
@@ -79,7 +79,7 @@ fn field(text: &str) -> String {
 
 /// Runs `morris admin`.
 pub fn run(args: AdminArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let path = args.db.unwrap_or_else(morris_server::default_db_path);
+    let path = args.db.unwrap_or_else(crate::paths::database);
     if !path.exists() {
         return Err(Failure(format!("there is no database {}", path.display())));
     }
