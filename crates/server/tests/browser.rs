@@ -291,11 +291,18 @@ async fn a_friend_game_between_two_browsers_by_the_invitation_link() {
     )
     .await;
     press_in_table(&guest, "Accept").await;
-    let game = api_game(&server, &id).await;
-    let next = game["next_game"]
-        .as_str()
-        .expect("the rematch is named")
-        .to_owned();
+    // The click's request may still be on its way: the server is asked until it names the
+    // rematch.
+    let mut next = None;
+    for _ in 0..400 {
+        let game = api_game(&server, &id).await;
+        if let Some(n) = game["next_game"].as_str() {
+            next = Some(n.to_owned());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let next = next.expect("the rematch is named");
     for client in [&host, &guest] {
         wait_js(
             client,
